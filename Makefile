@@ -1,0 +1,41 @@
+# The two commands the README starts with:
+#   make run   — install what is missing, build, and open the viewer (FILE=... or ARGS=...)
+#   make test  — install what is missing, then gofmt check, go vet, go test -race under Xvfb
+# Everything else here is for developers.
+
+SHELL := /bin/sh
+export PATH := $(PATH):/usr/local/go/bin
+GO ?= go
+BIN := tensorscope
+FILE ?=
+ARGS ?= $(FILE)
+
+.PHONY: run test build deps deps-test fmt-check vet bench fuzz clean install uninstall
+
+run: deps build
+	LANG=$${LANG:-C.UTF-8} ./$(BIN) $(ARGS)
+
+test: deps-test fmt-check vet
+	xvfb-run -a -s "-screen 0 1600x1000x24" $(GO) test -race -timeout 20m ./...
+
+build:
+	$(GO) build -o $(BIN) .
+
+deps:
+	@./scripts/ensure-deps run
+
+deps-test:
+	@./scripts/ensure-deps test
+
+fmt-check:
+	@out=$$(gofmt -l .); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -f $(BIN)

@@ -1,0 +1,10 @@
+// Package all registers every Tensorscope codec with the formats registry,
+// as image/png registers PNG: import it for its side effect.
+package all
+
+import (
+	_ "tensorscope/formats/nn"
+	_ "tensorscope/formats/tmfile"
+	_ "tensorscope/formats/tsm"
+	_ "tensorscope/formats/tsr"
+)

@@ -1,0 +1,59 @@
+package formats
+
+import "tensorscope/tensor"
+
+// Graph is a model's node graph. Nodes consume and produce Values (the
+// graph's edges: tensors flowing between nodes); a Value may name the
+// document tensor that holds its data.
+type Graph struct {
+	Nodes   []Node
+	Values  []Value
+	Inputs  []int // node ids of the graph inputs
+	Outputs []int // node ids of the graph outputs
+}
+
+// NodeKind separates ordinary operators from the producers of weights and
+// graph inputs, which a view may fold away.
+type NodeKind uint8
+
+const (
+	KindOp    NodeKind = iota
+	KindConst          // produces a constant / weight (tmfile Const, tsm <const>)
+	KindInput          // produces a graph input (tmfile InputOp, tsm <param>)
+)
+
+// Node is one node of the file, in file order; ID is its index.
+type Node struct {
+	ID       int
+	Name     string
+	Op       string
+	Kind     NodeKind
+	Attrs    []Attr
+	Reserved []Attr // format-reserved parameters (tsm "#..." params), shown apart
+	Inputs   []int  // indices into Graph.Values
+	Outputs  []int  // indices into Graph.Values
+}
+
+// Value is an edge of the graph: a tensor produced by one node (or none) and
+// consumed by others.
+type Value struct {
+	Name     string
+	DType    tensor.DType // Invalid when unknown
+	Shape    []int        // nil when unknown
+	Producer int          // node id, -1 when none
+	Tensor   int          // index into Document.Tensors, -1 when none
+}
+
+// Consumers returns, for each value, the ids of the nodes that read it,
+// in node order.
+func (g *Graph) Consumers() [][]int {
+	out := make([][]int, len(g.Values))
+	for _, n := range g.Nodes {
+		for _, v := range n.Inputs {
+			if v >= 0 && v < len(out) {
+				out[v] = append(out[v], n.ID)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,61 @@
+// Command tensorscope is a desktop viewer for tensor and model files. With
+// file arguments (or none) it opens the viewer; its subcommands run headless.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	_ "tensorscope/internal/localefix" // must initialise before Fyne; see its comment
+	"tensorscope/ui"
+)
+
+// Version is the release version; FyneApp.toml carries the same number.
+const Version = "0.1.0"
+
+// AppID is the application id used for preferences and desktop integration.
+const AppID = "io.github.tensorscope"
+
+const usage = `Tensorscope — a viewer for tensor and model files.
+
+Usage:
+  tensorscope [FILE...]                      open the viewer, one tab per file
+  tensorscope info [--json] FILE             summarise a file's header, tensors and graph
+  tensorscope stats [--json] FILE [TENSOR...] statistics of tensors (all with data by default)
+  tensorscope --help | --version
+
+Formats are chosen by content, not by file name: TSR (v1, TSR3, TSR4),
+Tengine tmfile, TenniS .tsm and SeetaFace6 .csta, DataCode .nn.
+Exit status: 0 success, 1 the file could not be read, 2 bad usage.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run dispatches the command line and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "-h", "-help", "--help", "help":
+			fmt.Fprint(stdout, usage)
+			return 0
+		case "-version", "--version", "version":
+			fmt.Fprintf(stdout, "tensorscope %s\n", Version)
+			return 0
+		}
+		if cmd, ok := commands[args[0]]; ok {
+			return cmd(args[1:], stdout, stderr)
+		}
+		if len(args[0]) > 1 && args[0][0] == '-' {
+			fmt.Fprintf(stderr, "tensorscope: unknown flag %s\n\n%s", args[0], usage)
+			return 2
+		}
+	}
+	ui.Run(AppID, args)
+	return 0
+}
+
+// commands are the headless subcommands; they never touch the display.
+var commands = map[string]func(args []string, stdout, stderr io.Writer) int{}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestMain lets tests run the real command line in a child process
+// (TENSORSCOPE_RUN_MAIN=1), so that process-wide effects such as package
+// initialisation order are tested as users get them.
+func TestMain(m *testing.M) {
+	if os.Getenv("TENSORSCOPE_RUN_MAIN") == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// runChild runs the command line in a fresh process with extra environment.
+func runChild(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(append(os.Environ(), "TENSORSCOPE_RUN_MAIN=1"), env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code = 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func TestVersionAndHelp(t *testing.T) {
+	out, _, code := runChild(t, nil, "--version")
+	if code != 0 || out != "tensorscope "+Version+"\n" {
+		t.Errorf("--version: exit %d, %q", code, out)
+	}
+	out, _, code = runChild(t, nil, "--help")
+	if code != 0 || !strings.Contains(out, "tensorscope info") {
+		t.Errorf("--help: exit %d, %q", code, out)
+	}
+	_, errOut, code := runChild(t, nil, "--no-such-flag")
+	if code != 2 || !strings.Contains(errOut, "unknown flag") {
+		t.Errorf("bad flag: exit %d, %q", code, errOut)
+	}
+}
+
+func TestNoLocaleNoise(t *testing.T) {
+	for _, lang := range []string{"C", "C.UTF-8", "POSIX", ""} {
+		_, errOut, _ := runChild(t, []string{"LANG=" + lang, "LC_ALL=", "LC_MESSAGES="}, "--version")
+		if strings.Contains(errOut, "locale") {
+			t.Errorf("LANG=%q: stderr mentions the locale:\n%s", lang, errOut)
+		}
+	}
+}
+
+func TestVersionMatchesFyneAppToml(t *testing.T) {
+	b, err := os.ReadFile("FyneApp.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `Version = "`+Version+`"`) {
+		t.Errorf("FyneApp.toml does not carry version %s", Version)
+	}
+	if !strings.Contains(string(b), `ID = "`+AppID+`"`) {
+		t.Errorf("FyneApp.toml does not carry app id %s", AppID)
+	}
+}

@@ -1,0 +1,70 @@
+package tensor
+
+import (
+	"fmt"
+	"os"
+	"sync"
+)
+
+// Storage is read-only bytes that tensors view: a memory-mapped file, a heap
+// slice, or a buffer produced by decompression. Many tensors may share one
+// Storage; none of them ever writes to it.
+type Storage struct {
+	data    []byte
+	release func() error
+	once    sync.Once
+	relErr  error
+}
+
+// NewStorage wraps bytes already in memory. The caller must not modify b
+// afterwards.
+func NewStorage(b []byte) *Storage { return &Storage{data: b} }
+
+// MapFile opens path read-only and maps it into memory (on Linux and macOS;
+// elsewhere it reads the file). No tensor data is copied: pages are read
+// from disk when a view first touches them.
+func MapFile(path string) (*Storage, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	size := fi.Size()
+	if size == 0 {
+		return &Storage{data: []byte{}}, nil
+	}
+	if int64(int(size)) != size {
+		return nil, fmt.Errorf("%s: file of %d bytes is too large to map", path, size)
+	}
+	data, release, err := mapReadOnly(f, int(size))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &Storage{data: data, release: release}, nil
+}
+
+// Bytes returns the whole storage. The slice must be treated as read-only:
+// for a mapped file, writing to it faults.
+func (s *Storage) Bytes() []byte { return s.data }
+
+// Len is the storage size in bytes.
+func (s *Storage) Len() int { return len(s.data) }
+
+// Close unmaps a mapped file. Tensors viewing the storage must not be used
+// afterwards. Closing twice is harmless.
+func (s *Storage) Close() error {
+	s.once.Do(func() {
+		if s.release != nil {
+			s.relErr = s.release()
+		}
+		s.data = nil
+	})
+	return s.relErr
+}

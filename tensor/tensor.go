@@ -1,0 +1,127 @@
+package tensor
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Tensor is a strided view of elements in a Storage: element i0,i1,... lives
+// at byte offset + (Σ ik·strides[k])·dtype.Size(). Strides are in elements.
+// A Tensor is immutable; view operations return new Tensors sharing storage.
+type Tensor struct {
+	storage *Storage
+	dtype   DType
+	shape   []int
+	strides []int
+	offset  int // bytes into storage
+}
+
+// MaxElements bounds the element count of any tensor, so that a corrupt
+// header claiming 2^60 elements is an error rather than an overflow.
+const MaxElements = 1 << 48
+
+// ErrShape reports a shape that is negative or too large.
+var ErrShape = errors.New("invalid shape")
+
+// NumElements is the product of shape; it fails on negative dims or on a
+// product above MaxElements.
+func NumElements(shape []int) (int, error) {
+	n := 1
+	for _, d := range shape {
+		if d < 0 {
+			return 0, fmt.Errorf("%w: negative dimension %d in %v", ErrShape, d, shape)
+		}
+		if d != 0 && n > MaxElements/d {
+			return 0, fmt.Errorf("%w: %v has more than 2^48 elements", ErrShape, shape)
+		}
+		n *= d
+	}
+	return n, nil
+}
+
+// RowMajorStrides returns the contiguous row-major strides of shape.
+func RowMajorStrides(shape []int) []int {
+	st := make([]int, len(shape))
+	acc := 1
+	for i := len(shape) - 1; i >= 0; i-- {
+		st[i] = acc
+		acc *= shape[i]
+	}
+	return st
+}
+
+// New returns a contiguous row-major tensor of dt and shape whose first
+// element is at byteOffset in s. It fails when the data would not fit in s.
+func New(s *Storage, byteOffset int64, dt DType, shape []int) (*Tensor, error) {
+	if !dt.Valid() {
+		return nil, fmt.Errorf("tensor: invalid dtype %d", uint8(dt))
+	}
+	n, err := NumElements(shape)
+	if err != nil {
+		return nil, err
+	}
+	size := int64(dt.Size())
+	if byteOffset < 0 || byteOffset > int64(s.Len()) || int64(n) > (int64(s.Len())-byteOffset)/size {
+		return nil, fmt.Errorf("tensor: %s%v at byte %d needs %d bytes but storage has %d",
+			dt, shape, byteOffset, int64(n)*size, s.Len())
+	}
+	if byteOffset > math.MaxInt {
+		return nil, fmt.Errorf("tensor: offset %d out of range", byteOffset)
+	}
+	return &Tensor{
+		storage: s,
+		dtype:   dt,
+		shape:   append([]int(nil), shape...),
+		strides: RowMajorStrides(shape),
+		offset:  int(byteOffset),
+	}, nil
+}
+
+// FromBytes is New over a fresh heap Storage holding b.
+func FromBytes(b []byte, dt DType, shape []int) (*Tensor, error) {
+	return New(NewStorage(b), 0, dt, shape)
+}
+
+// DType is the element type.
+func (t *Tensor) DType() DType { return t.dtype }
+
+// Rank is the number of dimensions (0 for a scalar).
+func (t *Tensor) Rank() int { return len(t.shape) }
+
+// Shape returns a copy of the dimensions.
+func (t *Tensor) Shape() []int { return append([]int(nil), t.shape...) }
+
+// Strides returns a copy of the strides, in elements.
+func (t *Tensor) Strides() []int { return append([]int(nil), t.strides...) }
+
+// Offset is the byte offset of element 0 in the storage.
+func (t *Tensor) Offset() int { return t.offset }
+
+// Storage is the storage the tensor views.
+func (t *Tensor) Storage() *Storage { return t.storage }
+
+// Len is the number of elements.
+func (t *Tensor) Len() int {
+	n := 1
+	for _, d := range t.shape {
+		n *= d
+	}
+	return n
+}
+
+// String is a short description such as "float32[128,784]".
+func (t *Tensor) String() string { return FormatShape(t.dtype, t.shape) }
+
+// FormatShape spells dtype and shape as "float32[128,784]" ("int32[]" for a scalar).
+func FormatShape(dt DType, shape []int) string {
+	b := []byte(dt.String())
+	b = append(b, '[')
+	for i, d := range shape {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = fmt.Appendf(b, "%d", d)
+	}
+	return string(append(b, ']'))
+}
