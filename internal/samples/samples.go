@@ -1,0 +1,95 @@
+// Package samples finds the real sample files in ../shared/samples for
+// tests. When the folder is missing (the repository was cloned alone) tests
+// skip with a message; when CI=true they fail instead, because CI must
+// exercise the real files.
+package samples
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"testing"
+)
+
+// Root returns the absolute path of ../shared/samples relative to the
+// repository root, whether or not it exists.
+func Root() string {
+	_, file, _, _ := runtime.Caller(0)
+	// file is <repo>/internal/samples/samples.go
+	repo := filepath.Dir(filepath.Dir(filepath.Dir(file)))
+	if env := os.Getenv("TENSORSCOPE_SAMPLES"); env != "" {
+		return env
+	}
+	return filepath.Join(filepath.Dir(repo), "shared", "samples")
+}
+
+// Dir returns the samples sub-folder sub (e.g. "tmfile"), or skips the
+// test (fails it when CI=true) when it is absent.
+func Dir(tb testing.TB, sub string) string {
+	tb.Helper()
+	d := filepath.Join(Root(), sub)
+	if st, err := os.Stat(d); err != nil || !st.IsDir() {
+		if os.Getenv("CI") == "true" {
+			tb.Fatalf("sample folder %s is missing, and CI=true requires it", d)
+		}
+		tb.Skipf("sample folder %s is missing; skipping (set CI=true to make this a failure)", d)
+	}
+	return d
+}
+
+// Files returns the files in sub whose names end in one of exts (all files
+// when none given), sorted; it skips or fails like Dir.
+func Files(tb testing.TB, sub string, exts ...string) []string {
+	tb.Helper()
+	d := Dir(tb, sub)
+	entries, err := os.ReadDir(d)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		if len(exts) == 0 || hasExt(e.Name(), exts) {
+			out = append(out, filepath.Join(d, e.Name()))
+		}
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		tb.Fatalf("no sample files in %s with endings %v", d, exts)
+	}
+	return out
+}
+
+// Seed adds every sample file of sub (ending in one of exts) to a fuzz
+// corpus. Fuzzing without the samples still works from the other seeds, so
+// a missing folder only logs (or fails under CI=true).
+func Seed(f *testing.F, sub string, exts ...string) {
+	f.Helper()
+	d := filepath.Join(Root(), sub)
+	if _, err := os.Stat(d); err != nil {
+		if os.Getenv("CI") == "true" {
+			f.Fatalf("sample folder %s is missing, and CI=true requires it", d)
+		}
+		f.Logf("sample folder %s is missing; fuzzing from generated seeds only", d)
+		return
+	}
+	for _, p := range Files(f, sub, exts...) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+}
+
+func hasExt(name string, exts []string) bool {
+	for _, x := range exts {
+		if len(name) >= len(x) && name[len(name)-len(x):] == x {
+			return true
+		}
+	}
+	return false
+}
