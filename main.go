@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 
-	_ "tensorscope/internal/localefix" // must initialise before Fyne; see its comment
+	_ "tensorscope/internal/earlyenv" // must initialise before Fyne and sqweek/dialog; see its comment
 	"tensorscope/ui"
 )
 

@@ -52,9 +52,29 @@ func TestVersionAndHelp(t *testing.T) {
 
 func TestNoLocaleNoise(t *testing.T) {
 	for _, lang := range []string{"C", "C.UTF-8", "POSIX", ""} {
-		_, errOut, _ := runChild(t, []string{"LANG=" + lang, "LC_ALL=", "LC_MESSAGES="}, "--version")
-		if strings.Contains(errOut, "locale") {
-			t.Errorf("LANG=%q: stderr mentions the locale:\n%s", lang, errOut)
+		_, errOut, _ := runChild(t, []string{"LANG=" + lang, "LC_ALL=", "LC_MESSAGES=", "LANGUAGE="}, "--version")
+		if errOut != "" {
+			t.Errorf("LANG=%q: --version wrote to stderr:\n%s", lang, errOut)
+		}
+	}
+}
+
+// TestEarlyEnvInitialisesFirst pins the package initialisation order that
+// internal/earlyenv relies on: it must run before the initialisers that read
+// the locale (Fyne's lang) and open the display (sqweek/dialog's GTK).
+func TestEarlyEnvInitialisesFirst(t *testing.T) {
+	_, errOut, _ := runChild(t, []string{"GODEBUG=inittrace=1"}, "--version")
+	pos := func(pkg string) int {
+		i := strings.Index(errOut, "init "+pkg+" @")
+		if i < 0 {
+			t.Fatalf("inittrace does not mention %s:\n%s", pkg, errOut)
+		}
+		return i
+	}
+	early := pos("tensorscope/internal/earlyenv")
+	for _, later := range []string{"github.com/sqweek/dialog", "fyne.io/fyne/v2/lang"} {
+		if pos(later) < early {
+			t.Errorf("%s initialises before internal/earlyenv", later)
 		}
 	}
 }

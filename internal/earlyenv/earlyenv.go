@@ -1,0 +1,70 @@
+// Package earlyenv adjusts the process environment before any dependency's
+// package initialiser reads it. Two initialisers would otherwise misbehave:
+//
+//   - fyne.io/fyne/v2/lang parses the locale and logs "Error parsing user
+//     locale C" when the environment says C.UTF-8 (or POSIX@..., etc.). Such a
+//     user gets English anyway, so we set LANGUAGE=en, which Fyne's locale
+//     lookup prefers in that case and the C library's setlocale ignores
+//     (rewriting LANG instead makes GTK warn when en_US is not installed).
+//   - github.com/sqweek/dialog calls gtk_init_check, which connects to the X
+//     display (about 90 ms here). The headless subcommands must not touch the
+//     display, so for them we hide DISPLAY and WAYLAND_DISPLAY.
+//
+// Go initialises packages in import-path order as soon as their own imports
+// are initialised. This package imports only os, so it becomes ready right
+// after os and sorts before unicode, fmt and everything that waits on them —
+// including both packages above (main_test.go checks the order). Do not add
+// imports here.
+package earlyenv
+
+import "os"
+
+// HeadlessCommands are the subcommands that never open a window.
+var HeadlessCommands = []string{"info", "stats", "render", "export", "help", "version",
+	"-h", "-help", "--help", "-version", "--version"}
+
+func init() {
+	fixLocale()
+	if len(os.Args) > 1 && isHeadless(os.Args[1]) {
+		os.Unsetenv("DISPLAY")
+		os.Unsetenv("WAYLAND_DISPLAY")
+	}
+}
+
+func isHeadless(arg string) bool {
+	for _, c := range HeadlessCommands {
+		if arg == c {
+			return true
+		}
+	}
+	return false
+}
+
+// fixLocale sets LANGUAGE=en when the effective message locale is C or
+// POSIX spelt with a codeset or modifier and LANGUAGE is unset; Fyne already
+// copes with bare "C" and "POSIX".
+func fixLocale() {
+	if os.Getenv("LANGUAGE") != "" {
+		return
+	}
+	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		v := os.Getenv(k)
+		if v == "" {
+			continue
+		}
+		if unparsableCLocale(v) {
+			os.Setenv("LANGUAGE", "en")
+		}
+		return
+	}
+}
+
+func unparsableCLocale(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if v[i] == '.' || v[i] == '@' {
+			base := v[:i]
+			return base == "C" || base == "POSIX" || base == ""
+		}
+	}
+	return false
+}

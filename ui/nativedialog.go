@@ -1,0 +1,37 @@
+package ui
+
+import (
+	"errors"
+
+	sqdialog "github.com/sqweek/dialog"
+)
+
+// nativeOpen shows the system's file chooser (GTK on Linux). ok is false when
+// the native dialog cannot run — no GTK, no display — and the caller falls
+// back to Fyne's own dialog; a cancelled dialog gives ok with path "".
+func nativeOpen(title string, filters []fileFilter) (path string, ok bool) {
+	defer func() {
+		// sqweek/dialog panics when GTK failed to initialise.
+		if recover() != nil {
+			path, ok = "", false
+		}
+	}()
+	b := sqdialog.File().Title(title)
+	for _, f := range filters {
+		b = b.Filter(f.Name, f.Extensions...)
+	}
+	p, err := b.Load()
+	if errors.Is(err, sqdialog.ErrCancelled) {
+		return "", true
+	}
+	if err != nil {
+		return "", false
+	}
+	return p, true
+}
+
+// fileFilter is a named set of file name endings without dots.
+type fileFilter struct {
+	Name       string
+	Extensions []string
+}
