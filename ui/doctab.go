@@ -1,0 +1,85 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"tensorscope/viewmodel"
+)
+
+// docTab is the content of one document tab: a warnings strip above the
+// panes (Tensors, Header, Metadata, and Graph for models).
+type docTab struct {
+	mw      *MainWindow
+	doc     *viewmodel.Doc
+	item    *container.TabItem
+	panes   *container.AppTabs
+	tensors *tensorPane
+}
+
+func newDocTab(mw *MainWindow, d *viewmodel.Doc) *docTab {
+	dt := &docTab{mw: mw, doc: d}
+	dt.item = container.NewTabItem(d.Title(), widget.NewLabel(""))
+	dt.rebuild()
+	return dt
+}
+
+// rebuild makes the panes anew for the current document (after a reload).
+func (dt *docTab) rebuild() {
+	d := dt.doc
+	dt.tensors = newTensorPane(dt.mw.win, d)
+	dt.panes = container.NewAppTabs(
+		container.NewTabItem("Tensors", dt.tensors.content),
+		container.NewTabItem("Header", newHeaderPane(d)),
+		container.NewTabItem("Metadata", newMetaPane(dt.mw.win, d)),
+	)
+	dt.item.Content = container.NewBorder(warningsStrip(dt.mw.win, d), nil, nil, nil, dt.panes)
+	dt.item.Text = d.Title()
+	if dt.mw.tabs != nil {
+		dt.mw.tabs.Refresh()
+	}
+}
+
+// close stops background work of the tab.
+func (dt *docTab) close() {
+	if dt.tensors != nil {
+		dt.tensors.close()
+	}
+}
+
+// focusFilter shows the Tensors pane and puts the cursor in its filter.
+func (dt *docTab) focusFilter() {
+	dt.panes.SelectIndex(0)
+	dt.mw.win.Canvas().Focus(dt.tensors.filter)
+}
+
+// warningsStrip shows the document's warnings in a visible bar; nil when
+// there are none.
+func warningsStrip(win fyne.Window, d *viewmodel.Doc) fyne.CanvasObject {
+	ws := d.Warnings()
+	if len(ws) == 0 {
+		return nil
+	}
+	summary := fmt.Sprintf("%d warning", len(ws))
+	if len(ws) > 1 {
+		summary += "s"
+	}
+	first := widget.NewLabel(summary + ": " + ws[0])
+	first.Truncation = fyne.TextTruncateEllipsis
+	first.Importance = widget.WarningImportance
+	all := widget.NewButton("Show all", func() {
+		text := widget.NewLabel(strings.Join(ws, "\n"))
+		text.Wrapping = fyne.TextWrapWord
+		scroll := container.NewVScroll(text)
+		scroll.SetMinSize(fyne.NewSize(700, 300))
+		dialog.ShowCustom(summary+" in "+d.Title(), "Close", scroll, win)
+	})
+	icon := widget.NewIcon(theme.NewWarningThemedResource(theme.WarningIcon()))
+	return container.NewBorder(nil, widget.NewSeparator(), icon, all, first)
+}

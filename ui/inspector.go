@@ -1,0 +1,473 @@
+package ui
+
+import (
+	"fmt"
+	"image"
+	"sort"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"tensorscope/viewmodel"
+)
+
+// inspectorView shows the selected tensor: a summary line, its facts, and
+// heatmap, histogram and values tabs.
+type inspectorView struct {
+	win     fyne.Window
+	doc     *viewmodel.Doc
+	in      *viewmodel.Inspector
+	content fyne.CanvasObject
+
+	title    *widget.Label
+	summary  *widget.RichText
+	pcts     *widget.Label
+	busy     *widget.Label
+	progress *widget.ProgressBar
+	message  *widget.Label
+	dequant  *widget.Check
+	facts    *widget.Table
+	factRows [][2]string
+	tabs     *container.AppTabs
+
+	heat     *heatmapView
+	bar      *colorBar
+	heatNote *widget.Label
+	hover    *widget.Label
+	rowSel   *widget.Select
+	colSel   *widget.Select
+	sliders  *fyne.Container
+	axisOpts []string
+
+	hist     *histogramView
+	values   *widget.Table
+	valuesOK bool
+}
+
+func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
+	v := &inspectorView{win: win, doc: d, in: d.Inspector}
+	v.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	v.title.Truncation = fyne.TextTruncateEllipsis
+	v.summary = widget.NewRichText()
+	v.summary.Wrapping = fyne.TextWrapWord
+	v.pcts = widget.NewLabel("")
+	v.pcts.Wrapping = fyne.TextWrapWord
+	v.busy = widget.NewLabel("")
+	v.progress = widget.NewProgressBar()
+	v.message = widget.NewLabel("Select a tensor to see its values.")
+	v.message.Wrapping = fyne.TextWrapWord
+	v.dequant = widget.NewCheck("Show dequantised values", func(on bool) { v.in.SetDequantised(on) })
+	v.facts = widget.NewTable(
+		func() (int, int) { return len(v.factRows), 2 },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return l
+		},
+		func(id widget.TableCellID, o fyne.CanvasObject) {
+			if id.Row < len(v.factRows) {
+				o.(*widget.Label).SetText(v.factRows[id.Row][id.Col])
+			}
+		})
+	v.facts.SetColumnWidth(0, 130)
+	v.facts.SetColumnWidth(1, 520)
+
+	v.tabs = container.NewAppTabs(
+		container.NewTabItem("Heatmap", v.heatmapTab()),
+		container.NewTabItem("Histogram", v.histogramTab()),
+		container.NewTabItem("Values", v.valuesTab()),
+		container.NewTabItem("Facts", v.facts),
+	)
+	status := container.NewBorder(nil, nil, v.busy, nil, v.progress)
+	top := container.NewVBox(v.title, v.summary, v.pcts, v.dequant, status, v.message)
+	v.content = container.NewBorder(top, nil, nil, nil, v.tabs)
+	v.in.OnChange = v.update
+	v.update(viewmodel.ChangedAll)
+	return v
+}
+
+// show inspects document tensor i.
+func (v *inspectorView) show(i int) { v.in.Show(i, v.doc.Doc.Tensors[i]) }
+
+func (v *inspectorView) close() { v.in.OnChange = nil }
+
+func (v *inspectorView) update(c viewmodel.Change) {
+	if c&viewmodel.ChangedTensor != 0 {
+		v.updateTensor()
+	}
+	if c&(viewmodel.ChangedSummary|viewmodel.ChangedTensor) != 0 {
+		v.updateSummary()
+	}
+	if c&viewmodel.ChangedHeatmap != 0 {
+		v.heat.Refresh()
+		v.bar.Refresh()
+		v.heatNote.SetText(v.in.HeatmapNote())
+		if err := v.in.PlaneErr(); err != nil {
+			v.heatNote.SetText(err.Error())
+		}
+		v.refreshValues()
+	}
+	if c&viewmodel.ChangedHistogram != 0 {
+		v.hist.update()
+	}
+	if c&viewmodel.ChangedProgress != 0 {
+		v.updateProgress()
+	}
+}
+
+func (v *inspectorView) updateTensor() {
+	e := v.in.Entry()
+	if e == nil {
+		v.title.SetText("")
+		v.factRows = nil
+		v.message.SetText("Select a tensor to see its values.")
+		v.message.Show()
+		v.dequant.Hide()
+		v.tabs.Hide()
+		v.facts.Refresh()
+		return
+	}
+	v.title.SetText(e.Name)
+	v.factRows = viewmodel.EntryFacts(e)
+	v.facts.Refresh()
+	if v.in.Quantised() {
+		v.dequant.SetChecked(v.in.Dequantised())
+		v.dequant.Show()
+	} else {
+		v.dequant.Hide()
+	}
+	if err := v.in.Err(); err != nil {
+		v.message.SetText("Cannot show values: " + err.Error())
+		v.message.Show()
+		v.tabs.SelectIndex(3)
+	} else {
+		v.message.Hide()
+	}
+	v.tabs.Show()
+	v.rebuildAxes()
+}
+
+func (v *inspectorView) updateSummary() {
+	var segs []widget.RichTextSegment
+	for _, s := range v.in.SummaryLine() {
+		style := widget.RichTextStyleInline
+		style.TextStyle.Monospace = true
+		if s.Alert {
+			style.ColorName = theme.ColorNameError
+			style.TextStyle.Bold = true
+		}
+		segs = append(segs, &widget.TextSegment{Text: s.Text, Style: style})
+	}
+	v.summary.Segments = segs
+	v.summary.Refresh()
+	v.pcts.SetText(v.in.PercentileLine())
+}
+
+func (v *inspectorView) updateProgress() {
+	busy := v.in.Busy()
+	if len(busy) == 0 {
+		v.busy.SetText("")
+		v.progress.Hide()
+		v.busy.Hide()
+		return
+	}
+	jobs := make([]string, 0, len(busy))
+	for j := range busy {
+		jobs = append(jobs, j)
+	}
+	sort.Strings(jobs)
+	v.busy.SetText(strings.Join(jobs, ", ") + "…")
+	v.progress.SetValue(busy[jobs[0]])
+	v.busy.Show()
+	v.progress.Show()
+}
+
+// heatmapTab builds the heatmap controls, the heatmap and its colour bar.
+func (v *inspectorView) heatmapTab() fyne.CanvasObject {
+	v.hover = widget.NewLabel("")
+	v.hover.Truncation = fyne.TextTruncateEllipsis
+	v.heatNote = widget.NewLabel("")
+	v.heat = newHeatmapView(v.in, func(s string) { v.hover.SetText(s) })
+	v.bar = newColorBar(v.in)
+	v.rowSel = widget.NewSelect(nil, nil)
+	v.colSel = widget.NewSelect(nil, nil)
+	v.sliders = container.NewVBox()
+
+	cmap := widget.NewSelect(viewmodel.ColormapNames(), func(name string) { v.in.SetColormap(name) })
+	cmap.SetSelected(v.in.Colormap().Name)
+	lo, hi := widget.NewEntry(), widget.NewEntry()
+	lo.SetPlaceHolder("low")
+	hi.SetPlaceHolder("high")
+	rangeSel := widget.NewSelect(viewmodel.RangeModeNames, nil)
+	applyRange := func() {
+		mode := viewmodel.RangeMode(rangeSel.SelectedIndex())
+		if mode != viewmodel.RangeManual {
+			lo.Disable()
+			hi.Disable()
+			v.in.SetRange(mode, 0, 0)
+			return
+		}
+		lo.Enable()
+		hi.Enable()
+		l, err1 := strconv.ParseFloat(strings.TrimSpace(lo.Text), 64)
+		h, err2 := strconv.ParseFloat(strings.TrimSpace(hi.Text), 64)
+		if err1 != nil || err2 != nil {
+			if r := v.in.Heatmap(); r != nil && lo.Text == "" && hi.Text == "" {
+				lo.SetText(viewmodel.FormatFloat(r.Lo, 6))
+				hi.SetText(viewmodel.FormatFloat(r.Hi, 6))
+			}
+			return
+		}
+		if err := v.in.SetRange(mode, l, h); err != nil {
+			v.heatNote.SetText(err.Error())
+		}
+	}
+	rangeSel.OnChanged = func(string) { applyRange() }
+	lo.OnSubmitted = func(string) { applyRange() }
+	hi.OnSubmitted = func(string) { applyRange() }
+	rangeSel.SetSelectedIndex(0)
+	red := widget.NewSelect(viewmodel.ReductionNames, func(string) {})
+	red.SetSelectedIndex(v.in.Reduction())
+	red.OnChanged = func(string) { v.in.SetReduction(red.SelectedIndex()) }
+
+	fit := widget.NewButtonWithIcon("", theme.ZoomFitIcon(), func() { v.in.ResetView() })
+	zoomIn := widget.NewButtonWithIcon("", theme.ZoomInIcon(), func() { v.heat.zoomCentre(2) })
+	zoomOut := widget.NewButtonWithIcon("", theme.ZoomOutIcon(), func() { v.heat.zoomCentre(0.5) })
+
+	axes := container.NewHBox(widget.NewLabel("Rows"), v.rowSel, widget.NewLabel("Cols"), v.colSel,
+		widget.NewLabel("Reduce"), red, zoomOut, zoomIn, fit)
+	colours := container.NewHBox(widget.NewLabel("Colours"), cmap, widget.NewLabel("Range"), rangeSel,
+		container.NewGridWrap(fyne.NewSize(90, lo.MinSize().Height), lo),
+		container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi))
+	controls := container.NewVBox(container.NewHScroll(axes), container.NewHScroll(colours), v.sliders)
+	bottom := container.NewVBox(v.heatNote, v.hover)
+	return container.NewBorder(controls, bottom, nil, v.bar, v.heat)
+}
+
+// rebuildAxes refreshes the axis choices and the sliders for the other axes.
+func (v *inspectorView) rebuildAxes() {
+	t := v.in.Tensor()
+	v.sliders.RemoveAll()
+	if t == nil {
+		v.rowSel.Options, v.colSel.Options = nil, nil
+		v.rowSel.Refresh()
+		v.colSel.Refresh()
+		return
+	}
+	shape := t.Shape()
+	v.axisOpts = make([]string, len(shape))
+	for i, n := range shape {
+		v.axisOpts[i] = fmt.Sprintf("axis %d (%d)", i, n)
+	}
+	row, col := v.in.Axes()
+	v.rowSel.OnChanged, v.colSel.OnChanged = nil, nil
+	v.rowSel.Options, v.colSel.Options = v.axisOpts, v.axisOpts
+	v.rowSel.ClearSelected()
+	v.colSel.ClearSelected()
+	if row >= 0 {
+		v.rowSel.SetSelectedIndex(row)
+	}
+	if col >= 0 {
+		v.colSel.SetSelectedIndex(col)
+	}
+	if len(shape) < 2 {
+		v.rowSel.Disable()
+		v.colSel.Disable()
+	} else {
+		v.rowSel.Enable()
+		v.colSel.Enable()
+	}
+	v.rowSel.OnChanged = func(string) { v.changeAxes(v.rowSel.SelectedIndex(), -1) }
+	v.colSel.OnChanged = func(string) { v.changeAxes(-1, v.colSel.SelectedIndex()) }
+	fixed := v.in.Fixed()
+	for axis, n := range shape {
+		if axis == row || axis == col || n <= 1 {
+			continue
+		}
+		v.sliders.Add(newAxisSlider(axis, n, fixed[axis], func(i int) { v.in.SetFixed(axis, i) }))
+	}
+	v.sliders.Refresh()
+}
+
+// changeAxes sets a new row or column axis, swapping when both would be
+// the same axis.
+func (v *inspectorView) changeAxes(row, col int) {
+	r, c := v.in.Axes()
+	switch {
+	case row >= 0 && row == c:
+		c = r
+		r = row
+	case row >= 0:
+		r = row
+	case col >= 0 && col == r:
+		r = c
+		c = col
+	case col >= 0:
+		c = col
+	}
+	if err := v.in.SetAxes(r, c); err != nil {
+		v.heatNote.SetText(err.Error())
+	}
+	v.rebuildAxes()
+}
+
+// newAxisSlider holds one non-plotted axis at an index: a slider and a
+// number entry kept in step.
+func newAxisSlider(axis, n, value int, set func(int)) fyne.CanvasObject {
+	s := widget.NewSlider(0, float64(n-1))
+	s.Step = 1
+	s.SetValue(float64(value))
+	e := widget.NewEntry()
+	e.SetText(strconv.Itoa(value))
+	s.OnChanged = func(f float64) {
+		i := int(f)
+		if e.Text != strconv.Itoa(i) {
+			e.SetText(strconv.Itoa(i))
+		}
+		set(i)
+	}
+	e.OnSubmitted = func(text string) {
+		i, err := strconv.Atoi(strings.TrimSpace(text))
+		if err != nil || i < 0 || i >= n {
+			e.SetText(strconv.Itoa(int(s.Value)))
+			return
+		}
+		s.SetValue(float64(i))
+	}
+	label := widget.NewLabel(fmt.Sprintf("axis %d", axis))
+	right := container.NewHBox(container.NewGridWrap(fyne.NewSize(70, e.MinSize().Height), e),
+		widget.NewLabel(fmt.Sprintf("/ %d", n-1)))
+	return container.NewBorder(nil, nil, label, right, s)
+}
+
+// valuesTab is a virtualised table of the current plane's exact values.
+func (v *inspectorView) valuesTab() fyne.CanvasObject {
+	v.values = widget.NewTableWithHeaders(
+		func() (int, int) { return v.in.PlaneSize() },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.Alignment = fyne.TextAlignTrailing
+			l.TextStyle.Monospace = true
+			return l
+		},
+		func(id widget.TableCellID, o fyne.CanvasObject) {
+			o.(*widget.Label).SetText(v.in.ValueText(id.Row, id.Col))
+		})
+	v.values.CreateHeader = func() fyne.CanvasObject {
+		l := widget.NewLabel("")
+		l.TextStyle.Bold = true
+		return l
+	}
+	v.values.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+		l := o.(*widget.Label)
+		switch {
+		case id.Row < 0 && id.Col >= 0:
+			l.SetText(strconv.Itoa(id.Col))
+		case id.Col < 0 && id.Row >= 0:
+			l.SetText(strconv.Itoa(id.Row))
+		default:
+			l.SetText("")
+		}
+	}
+	for c := 0; c < 64; c++ {
+		v.values.SetColumnWidth(c, 120)
+	}
+	return v.values
+}
+
+func (v *inspectorView) refreshValues() {
+	v.values.Refresh()
+}
+
+// histogramTab builds the histogram controls and plot.
+func (v *inspectorView) histogramTab() fyne.CanvasObject {
+	v.hist = newHistogramView(v.in)
+	scope := widget.NewRadioGroup([]string{"Whole tensor", "Current plane"}, nil)
+	scope.Horizontal = true
+	scope.SetSelected("Whole tensor")
+	scope.OnChanged = func(s string) {
+		if s == "Current plane" {
+			v.in.SetHistScope(viewmodel.HistPlane)
+		} else {
+			v.in.SetHistScope(viewmodel.HistWhole)
+		}
+	}
+	var binOpts []string
+	for _, b := range viewmodel.HistBinChoices {
+		binOpts = append(binOpts, strconv.Itoa(b))
+	}
+	bins := widget.NewSelect(binOpts, func(s string) {
+		n, _ := strconv.Atoi(s)
+		v.in.SetHistBins(n)
+	})
+	bins.SetSelected(strconv.Itoa(viewmodel.DefaultHistBins))
+	logc := widget.NewCheck("Log counts", func(on bool) { v.in.SetHistLog(on) })
+	lo, hi := widget.NewEntry(), widget.NewEntry()
+	lo.SetPlaceHolder("low")
+	hi.SetPlaceHolder("high")
+	manual := widget.NewCheck("Range", nil)
+	apply := func() {
+		if !manual.Checked {
+			v.in.SetHistRange(viewmodel.RangeAuto, 0, 0)
+			return
+		}
+		l, err1 := strconv.ParseFloat(strings.TrimSpace(lo.Text), 64)
+		h, err2 := strconv.ParseFloat(strings.TrimSpace(hi.Text), 64)
+		if err1 == nil && err2 == nil {
+			if err := v.in.SetHistRange(viewmodel.RangeManual, l, h); err != nil {
+				v.hist.note.SetText(err.Error())
+			}
+		}
+	}
+	manual.OnChanged = func(bool) { apply() }
+	lo.OnSubmitted = func(string) { apply() }
+	hi.OnSubmitted = func(string) { apply() }
+	controls := container.NewHBox(scope, widget.NewLabel("Bins"), bins, logc, manual,
+		container.NewGridWrap(fyne.NewSize(90, lo.MinSize().Height), lo),
+		container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi))
+	return container.NewBorder(container.NewHScroll(controls), v.hist.note, nil, nil, v.hist.raster)
+}
+
+// histogramView draws the inspector's histogram at the size it is given.
+type histogramView struct {
+	in     *viewmodel.Inspector
+	raster *canvas.Raster
+	note   *widget.Label
+	cache  image.Image
+	key    [2]int
+}
+
+func newHistogramView(in *viewmodel.Inspector) *histogramView {
+	h := &histogramView{in: in, note: widget.NewLabel("")}
+	h.raster = canvas.NewRaster(h.draw)
+	h.raster.SetMinSize(fyne.NewSize(300, 200))
+	return h
+}
+
+func (h *histogramView) draw(w, ht int) image.Image {
+	if h.cache != nil && h.key == [2]int{w, ht} {
+		return h.cache
+	}
+	img := h.in.RenderHistogram(w, ht, plotStyle())
+	if img == nil {
+		img = image.NewNRGBA(image.Rect(0, 0, 1, 1))
+	}
+	h.cache, h.key = img, [2]int{w, ht}
+	return img
+}
+
+func (h *histogramView) update() {
+	h.cache = nil
+	_, err := h.in.Histogram()
+	if err != nil {
+		h.note.SetText(err.Error())
+	} else {
+		h.note.SetText(h.in.HistogramNote())
+	}
+	h.raster.Refresh()
+}

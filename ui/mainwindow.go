@@ -1,0 +1,301 @@
+package ui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/widget"
+
+	"tensorscope/viewmodel"
+)
+
+// MainWindow is the application window: one closable tab per document.
+type MainWindow struct {
+	app  fyne.App
+	win  fyne.Window
+	opts Options
+	ws   *viewmodel.Workspace
+
+	tabs    *container.DocTabs
+	docTabs []*docTab
+	empty   fyne.CanvasObject
+	body    *fyne.Container
+	status  *widget.Label
+	opening int
+}
+
+// NewMainWindow builds the window; Start shows it and opens the files.
+func NewMainWindow(a fyne.App, opts Options) *MainWindow {
+	mw := &MainWindow{app: a, opts: opts}
+	mw.win = a.NewWindow("Tensorscope")
+	mw.ws = viewmodel.NewWorkspace(fyne.Do, a.Preferences())
+	mw.tabs = container.NewDocTabs()
+	mw.tabs.CloseIntercept = func(item *container.TabItem) { mw.closeTab(mw.tabOf(item)) }
+	mw.tabs.OnSelected = func(*container.TabItem) { mw.updateTitle() }
+	mw.status = widget.NewLabel("")
+	mw.empty = mw.welcome()
+	mw.body = container.NewStack(mw.empty)
+	mw.win.SetContent(container.NewBorder(nil, mw.status, nil, nil, mw.body))
+	mw.win.SetMainMenu(mw.mainMenu())
+	mw.addShortcuts()
+	mw.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
+		for _, u := range uris {
+			if u.Scheme() == "file" {
+				mw.Open(u.Path())
+			}
+		}
+	})
+	mw.win.SetCloseIntercept(func() {
+		mw.ws.CloseAll()
+		mw.win.Close()
+	})
+	mw.win.Resize(fyne.NewSize(1280, 820))
+	return mw
+}
+
+// Window is the Fyne window (tests and headless rendering).
+func (mw *MainWindow) Window() fyne.Window { return mw.win }
+
+// Start shows the window and opens the initial files, or the demo model.
+func (mw *MainWindow) Start() {
+	mw.win.Show()
+	if len(mw.opts.Paths) == 0 && len(mw.opts.Demo) > 0 {
+		mw.OpenBytes(mw.opts.DemoName, mw.opts.Demo)
+	}
+	for _, p := range mw.opts.Paths {
+		mw.Open(p)
+	}
+}
+
+// Open opens path in a new tab; errors are shown in a dialog naming the file.
+func (mw *MainWindow) Open(path string) {
+	mw.beginOpen(filepath.Base(path))
+	mw.ws.Open(path, mw.finishOpen)
+}
+
+// OpenBytes opens an in-memory file in a new tab.
+func (mw *MainWindow) OpenBytes(name string, data []byte) {
+	mw.beginOpen(name)
+	mw.ws.OpenBytes(name, data, mw.finishOpen)
+}
+
+func (mw *MainWindow) beginOpen(name string) {
+	mw.opening++
+	mw.status.SetText("Opening " + name + "…")
+}
+
+func (mw *MainWindow) finishOpen(d *viewmodel.Doc, err error) {
+	mw.opening--
+	if mw.opening == 0 {
+		mw.status.SetText("")
+	}
+	if err != nil {
+		dialog.ShowError(err, mw.win)
+		return
+	}
+	dt := newDocTab(mw, d)
+	mw.docTabs = append(mw.docTabs, dt)
+	mw.tabs.Append(dt.item)
+	mw.tabs.Select(dt.item)
+	mw.showTabs()
+	mw.win.SetMainMenu(mw.mainMenu()) // refresh Open Recent
+	mw.updateTitle()
+}
+
+func (mw *MainWindow) showTabs() {
+	if len(mw.docTabs) == 0 {
+		mw.body.Objects = []fyne.CanvasObject{mw.empty}
+	} else {
+		mw.body.Objects = []fyne.CanvasObject{mw.tabs}
+	}
+	mw.body.Refresh()
+}
+
+func (mw *MainWindow) tabOf(item *container.TabItem) *docTab {
+	for _, dt := range mw.docTabs {
+		if dt.item == item {
+			return dt
+		}
+	}
+	return nil
+}
+
+// current is the selected document tab, or nil.
+func (mw *MainWindow) current() *docTab {
+	if len(mw.docTabs) == 0 {
+		return nil
+	}
+	return mw.tabOf(mw.tabs.Selected())
+}
+
+func (mw *MainWindow) closeTab(dt *docTab) {
+	if dt == nil {
+		return
+	}
+	dt.close()
+	mw.ws.Close(dt.doc)
+	mw.tabs.Remove(dt.item)
+	for i, t := range mw.docTabs {
+		if t == dt {
+			mw.docTabs = append(mw.docTabs[:i], mw.docTabs[i+1:]...)
+			break
+		}
+	}
+	mw.showTabs()
+	mw.updateTitle()
+}
+
+func (mw *MainWindow) reload() {
+	dt := mw.current()
+	if dt == nil {
+		return
+	}
+	mw.status.SetText("Reloading " + dt.doc.Title() + "…")
+	dt.close()
+	mw.ws.Reload(dt.doc, func(err error) {
+		mw.status.SetText("")
+		if err != nil {
+			dialog.ShowError(err, mw.win)
+		}
+		dt.rebuild()
+	})
+}
+
+func (mw *MainWindow) cycleTab(step int) {
+	n := len(mw.docTabs)
+	if n < 2 {
+		return
+	}
+	i := (mw.tabs.SelectedIndex() + step + n) % n
+	mw.tabs.SelectIndex(i)
+}
+
+func (mw *MainWindow) updateTitle() {
+	if dt := mw.current(); dt != nil {
+		mw.win.SetTitle(dt.doc.Title() + " — Tensorscope")
+		return
+	}
+	mw.win.SetTitle("Tensorscope")
+}
+
+// showOpenDialog asks for files with the native dialog, falling back to
+// Fyne's own when the native one cannot run (no GTK, no display).
+func (mw *MainWindow) showOpenDialog() {
+	exts := viewmodel.SupportedExtensions()
+	filters := []fileFilter{{Name: "Tensor and model files", Extensions: exts}, {Name: "All files", Extensions: []string{"*"}}}
+	if path, ok := nativeOpen("Open tensor or model file", filters); ok {
+		if path != "" {
+			mw.Open(path)
+		}
+		return
+	}
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil {
+			dialog.ShowError(err, mw.win)
+			return
+		}
+		if r == nil {
+			return
+		}
+		path := r.URI().Path()
+		r.Close()
+		mw.Open(path)
+	}, mw.win)
+	dotted := make([]string, len(exts))
+	for i, e := range exts {
+		dotted[i] = "." + e
+	}
+	d.SetFilter(storage.NewExtensionFileFilter(dotted))
+	d.Resize(fyne.NewSize(900, 600))
+	d.Show()
+}
+
+func (mw *MainWindow) welcome() fyne.CanvasObject {
+	title := widget.NewLabelWithStyle("Tensorscope", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+	hint := widget.NewLabelWithStyle("Open a tensor or model file, or drop one on this window.\n"+
+		"Supported: "+strings.Join(viewmodel.SupportedFormatNames(), ", "), fyne.TextAlignCenter, fyne.TextStyle{})
+	hint.Wrapping = fyne.TextWrapWord
+	open := widget.NewButton("Open…", mw.showOpenDialog)
+	open.Importance = widget.HighImportance
+	return container.NewCenter(container.NewVBox(title, hint, container.NewCenter(open)))
+}
+
+func (mw *MainWindow) mainMenu() *fyne.MainMenu {
+	open := fyne.NewMenuItem("Open…", mw.showOpenDialog)
+	open.Shortcut = shortcutOpen
+	recent := fyne.NewMenuItem("Open Recent", nil)
+	var items []*fyne.MenuItem
+	for _, p := range mw.ws.Recent.List() {
+		p := p
+		items = append(items, fyne.NewMenuItem(p, func() { mw.Open(p) }))
+	}
+	if len(items) == 0 {
+		none := fyne.NewMenuItem("No recent files", nil)
+		none.Disabled = true
+		items = append(items, none)
+	} else {
+		items = append(items, fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Clear Recent", func() {
+			mw.ws.Recent.Clear()
+			mw.win.SetMainMenu(mw.mainMenu())
+		}))
+	}
+	recent.ChildMenu = fyne.NewMenu("", items...)
+	reload := fyne.NewMenuItem("Reload", mw.reload)
+	reload.Shortcut = shortcutReload
+	closeTab := fyne.NewMenuItem("Close Tab", func() { mw.closeTab(mw.current()) })
+	closeTab.Shortcut = shortcutClose
+	file := fyne.NewMenu("File", open, recent, fyne.NewMenuItemSeparator(), reload, closeTab)
+
+	next := fyne.NewMenuItem("Next Tab", func() { mw.cycleTab(1) })
+	next.Shortcut = shortcutNextTab
+	prev := fyne.NewMenuItem("Previous Tab", func() { mw.cycleTab(-1) })
+	prev.Shortcut = shortcutPrevTab
+	find := fyne.NewMenuItem("Find Tensor", func() {
+		if dt := mw.current(); dt != nil {
+			dt.focusFilter()
+		}
+	})
+	find.Shortcut = shortcutFind
+	view := fyne.NewMenu("View", find, fyne.NewMenuItemSeparator(), next, prev)
+
+	about := fyne.NewMenuItem("About Tensorscope", func() {
+		dialog.ShowInformation("About Tensorscope", fmt.Sprintf(
+			"Tensorscope %s\nA viewer for tensor and model files.\nFormats: %s",
+			mw.opts.Version, strings.Join(viewmodel.SupportedFormatNames(), ", ")), mw.win)
+	})
+	return fyne.NewMainMenu(file, view, fyne.NewMenu("Help", about))
+}
+
+var (
+	shortcutOpen    = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutClose   = &desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutReload  = &desktop.CustomShortcut{KeyName: fyne.KeyR, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutFind    = &desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutNextTab = &desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl}
+	shortcutPrevTab = &desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift}
+)
+
+func (mw *MainWindow) addShortcuts() {
+	c := mw.win.Canvas()
+	c.AddShortcut(shortcutOpen, func(fyne.Shortcut) { mw.showOpenDialog() })
+	c.AddShortcut(shortcutClose, func(fyne.Shortcut) { mw.closeTab(mw.current()) })
+	c.AddShortcut(shortcutReload, func(fyne.Shortcut) { mw.reload() })
+	c.AddShortcut(shortcutFind, func(fyne.Shortcut) {
+		if dt := mw.current(); dt != nil {
+			dt.focusFilter()
+		}
+	})
+	c.AddShortcut(shortcutNextTab, func(fyne.Shortcut) { mw.cycleTab(1) })
+	c.AddShortcut(shortcutPrevTab, func(fyne.Shortcut) { mw.cycleTab(-1) })
+	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if ev.Name == fyne.KeyF5 {
+			mw.reload()
+		}
+	})
+}

@@ -1,0 +1,102 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"tensorscope/viewmodel"
+)
+
+// newMetaPane shows the metadata tree (expand, collapse, copy a value) and,
+// beside it, the document's tables and plots (for .nn: the architecture and
+// the training curves).
+func newMetaPane(win fyne.Window, d *viewmodel.Doc) fyne.CanvasObject {
+	mt := d.Meta
+	path := widget.NewLabel("")
+	path.Truncation = fyne.TextTruncateEllipsis
+	var selected string
+	tree := widget.NewTree(
+		func(id widget.TreeNodeID) []widget.TreeNodeID { return mt.Children(id) },
+		func(id widget.TreeNodeID) bool { return mt.IsBranch(id) },
+		func(bool) fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return l
+		},
+		func(id widget.TreeNodeID, _ bool, o fyne.CanvasObject) { o.(*widget.Label).SetText(mt.Label(id)) },
+	)
+	copyButton := widget.NewButton("Copy value", func() {
+		if selected != "" {
+			win.Clipboard().SetContent(mt.CopyText(selected))
+		}
+	})
+	copyButton.Disable()
+	tree.OnSelected = func(id widget.TreeNodeID) {
+		selected = id
+		path.SetText(mt.Path(id))
+		copyButton.Enable()
+	}
+	tree.OpenBranch("")
+	for _, c := range mt.Children("") {
+		tree.OpenBranch(c)
+	}
+	var left fyne.CanvasObject
+	if mt.Empty() {
+		left = widget.NewLabel("This file has no metadata beyond its header.")
+	} else {
+		left = container.NewBorder(nil, container.NewBorder(nil, nil, nil, copyButton, path), nil, nil, tree)
+	}
+	extras := metaExtras(d)
+	if extras == nil {
+		return left
+	}
+	split := container.NewHSplit(left, container.NewVScroll(extras))
+	split.Offset = 0.4
+	return split
+}
+
+// metaExtras lays out the document's tables and plots, or returns nil.
+func metaExtras(d *viewmodel.Doc) fyne.CanvasObject {
+	var parts []fyne.CanvasObject
+	for _, t := range d.Doc.Tables {
+		parts = append(parts, widget.NewLabelWithStyle(t.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+			newStaticTable(t.Columns, t.Rows))
+	}
+	style := plotStyle()
+	for _, p := range d.Doc.Plots {
+		img, err := viewmodel.RenderPlot(p, 640, 300, style)
+		if err != nil {
+			parts = append(parts, widget.NewLabel(p.Title+": "+err.Error()))
+			continue
+		}
+		ci := canvas.NewImageFromImage(img)
+		ci.FillMode = canvas.ImageFillContain
+		ci.SetMinSize(fyne.NewSize(640, 300))
+		parts = append(parts, ci)
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return container.NewVBox(parts...)
+}
+
+// newStaticTable shows a small table at its full height (it lives in a
+// scrolling column, so it must not scroll itself).
+func newStaticTable(cols []string, rows [][]string) fyne.CanvasObject {
+	grid := container.NewGridWithColumns(len(cols))
+	for _, c := range cols {
+		grid.Add(widget.NewLabelWithStyle(c, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+	}
+	for _, r := range rows {
+		for i := range cols {
+			text := ""
+			if i < len(r) {
+				text = r[i]
+			}
+			grid.Add(widget.NewLabel(text))
+		}
+	}
+	return grid
+}

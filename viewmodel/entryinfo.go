@@ -1,0 +1,45 @@
+package viewmodel
+
+import (
+	"fmt"
+
+	"tensorscope/formats"
+)
+
+// EntryFacts lists what the file says about a tensor, as (label, value)
+// rows for the inspector's facts panel.
+func EntryFacts(e *formats.TensorEntry) [][2]string {
+	rows := [][2]string{
+		{"Name", e.Name},
+		{"DType", e.DType.String()},
+		{"Shape", FormatDims(e.Shape)},
+		{"Role", string(e.Role)},
+	}
+	if n := elements(e); n >= 0 {
+		rows = append(rows, [2]string{"Elements", FormatCount(n)})
+	}
+	if e.HasData() {
+		rows = append(rows, [2]string{"Size", FormatBytes(storedBytes(e))})
+	}
+	if e.Offset >= 0 {
+		rows = append(rows, [2]string{"In file", fmt.Sprintf("%s at byte %d (0x%x)", FormatBytes(e.NBytes), e.Offset, e.Offset)})
+	}
+	if q := e.Quant; q != nil {
+		if len(q.Scales) == 1 {
+			zp := int64(0)
+			if len(q.ZeroPoints) > 0 {
+				zp = q.ZeroPoints[0]
+			}
+			rows = append(rows, [2]string{"Quantisation", fmt.Sprintf("per tensor: scale %s, zero point %d", FormatFloat(q.Scales[0], 6), zp)})
+		} else {
+			rows = append(rows, [2]string{"Quantisation", fmt.Sprintf("per channel along axis %d: %d scales", q.Axis, len(q.Scales))})
+		}
+	}
+	for _, a := range e.Attrs {
+		rows = append(rows, [2]string{a.Name, FormatValue(a.Value)})
+	}
+	if e.Note != "" {
+		rows = append(rows, [2]string{"Note", e.Note})
+	}
+	return rows
+}

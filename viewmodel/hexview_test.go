@@ -1,0 +1,88 @@
+package viewmodel
+
+import (
+	"strings"
+	"testing"
+
+	"tensorscope/formats"
+)
+
+func hexFixture(size int) *formats.Document {
+	data := make([]byte, size)
+	copy(data, "TSR!")
+	for i := 4; i < size; i++ {
+		data[i] = byte(i)
+	}
+	doc := (&formats.Source{Data: data}).NewDocument(&formats.Format{ID: "t", Name: "test"}, "1")
+	doc.Header = []formats.HeaderField{
+		{Name: "magic", Offset: 0, Size: 4, Value: "TSR!"},
+		{Name: "version", Offset: 4, Size: 4, Value: int64(1)},
+		{Name: "far", Offset: 4000, Size: 8, Value: int64(7)},
+	}
+	doc.HeaderSpan = formats.Span{Offset: 0, Len: 64}
+	return doc
+}
+
+func TestHexLines(t *testing.T) {
+	h := NewHeaderView(hexFixture(5000))
+	if h.Rows() != minHexWindow/16 {
+		t.Fatalf("rows %d", h.Rows())
+	}
+	l := h.Line(0)
+	want := "00000000  54 53 52 21 04 05 06 07  08 09 0a 0b 0c 0d 0e 0f  |TSR!............|"
+	if l != want {
+		t.Errorf("line 0:\n got %q\nwant %q", l, want)
+	}
+	if len(l) != HexLineWidth {
+		t.Errorf("width %d, want %d", len(l), HexLineWidth)
+	}
+	// Column helpers point at the right characters.
+	if l[HexCol(0):HexCol(0)+2] != "54" || l[HexCol(8):HexCol(8)+2] != "08" || l[ASCIICol(3)] != '!' {
+		t.Errorf("column geometry wrong")
+	}
+}
+
+func TestHexHighlightAndPick(t *testing.T) {
+	h := NewHeaderView(hexFixture(5000))
+	h.Select(1)
+	hl := h.SelectedHighlight()
+	want := []CellRange{{0, HexCol(4), HexCol(7) + 1}, {0, ASCIICol(4), ASCIICol(7)}}
+	if len(hl) != 2 || hl[0] != want[0] || hl[1] != want[1] {
+		t.Errorf("highlight %v, want %v", hl, want)
+	}
+	// A field spanning a row boundary gives one range pair per row.
+	if got := h.Highlight(14, 4); len(got) != 4 || got[0].Row != 0 || got[2].Row != 1 {
+		t.Errorf("row-spanning highlight %v", got)
+	}
+	if off := h.ByteAt(0, HexCol(5)+1); off != 5 {
+		t.Errorf("ByteAt hex = %d", off)
+	}
+	if off := h.ByteAt(0, ASCIICol(2)); off != 2 {
+		t.Errorf("ByteAt ascii = %d", off)
+	}
+	if off := h.ByteAt(0, HexCol(5)+2); off != -1 {
+		t.Errorf("ByteAt on a gap = %d", off)
+	}
+	if h.FieldAt(6) != 1 || h.FieldAt(9) != -1 {
+		t.Errorf("FieldAt wrong")
+	}
+	// Selecting a field outside the window moves the window to it.
+	h.Select(2)
+	start, end := h.Window()
+	if start > 4000 || end < 4008 {
+		t.Errorf("window [%d,%d) does not cover the far field", start, end)
+	}
+	if !strings.HasPrefix(h.Line(0), "00000f") {
+		t.Errorf("window start line %q", h.Line(0))
+	}
+}
+
+func TestHexShortFile(t *testing.T) {
+	h := NewHeaderView(hexFixture(20))
+	if h.Rows() != 2 {
+		t.Fatalf("rows %d", h.Rows())
+	}
+	if got := h.Line(1); !strings.HasSuffix(got, "|....|") || len(got) != HexLineWidth-12 {
+		t.Errorf("short last line %q", got)
+	}
+}

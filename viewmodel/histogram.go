@@ -1,0 +1,200 @@
+package viewmodel
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"tensorscope/tensor"
+)
+
+// HistScope chooses what the histogram counts.
+type HistScope int
+
+const (
+	HistWhole HistScope = iota // every element of the tensor
+	HistPlane                  // the heatmap's current plane
+)
+
+// HistBinChoices are the offered bin counts; powers of two divide the
+// 4096-bin summary histogram, so whole-tensor histograms need no extra pass.
+var HistBinChoices = []int{16, 32, 64, 128, 256, 512, 1024, 2048, 4096}
+
+// DefaultHistBins is the initial bin count.
+const DefaultHistBins = 128
+
+type histogramState struct {
+	scope     HistScope
+	bins      int
+	log       bool
+	rangeMode RangeMode // RangeAuto or RangeManual
+	lo, hi    float64
+	result    *tensor.Histogram
+	err       error
+	task      *Task
+}
+
+func newHistogramState() histogramState { return histogramState{bins: DefaultHistBins} }
+
+func (h *histogramState) reset() { h.result, h.err = nil, nil }
+
+// HistogramSettings reports scope, bins, log counts and range.
+func (in *Inspector) HistogramSettings() (scope HistScope, bins int, log bool, mode RangeMode, lo, hi float64) {
+	h := &in.hist
+	return h.scope, h.bins, h.log, h.rangeMode, h.lo, h.hi
+}
+
+// SetHistScope counts the whole tensor or the current plane.
+func (in *Inspector) SetHistScope(s HistScope) {
+	if s != in.hist.scope {
+		in.hist.scope = s
+		in.startHistogram()
+	}
+}
+
+// SetHistBins sets the bin count (1..4096).
+func (in *Inspector) SetHistBins(n int) error {
+	if n < 1 || n > 4096 {
+		return fmt.Errorf("bins must be 1–4096, not %d", n)
+	}
+	if n != in.hist.bins {
+		in.hist.bins = n
+		in.startHistogram()
+	}
+	return nil
+}
+
+// SetHistLog draws counts on a log scale (no recomputation).
+func (in *Inspector) SetHistLog(on bool) {
+	in.hist.log = on
+	in.changed(ChangedHistogram)
+}
+
+// SetHistRange bins over [lo, hi] (RangeManual) or the finite min..max.
+func (in *Inspector) SetHistRange(mode RangeMode, lo, hi float64) error {
+	if mode == RangeManual && !(lo < hi) {
+		return fmt.Errorf("the range needs low < high (got %g, %g)", lo, hi)
+	}
+	if mode == RangeSymmetric {
+		mode = RangeAuto
+	}
+	h := &in.hist
+	h.rangeMode, h.lo, h.hi = mode, lo, hi
+	in.startHistogram()
+	return nil
+}
+
+// Histogram is the latest histogram, or nil.
+func (in *Inspector) Histogram() (*tensor.Histogram, error) { return in.hist.result, in.hist.err }
+
+func (in *Inspector) startHistogram() {
+	h := &in.hist
+	h.task.Cancel()
+	h.task = nil
+	h.err = nil
+	if in.shown == nil {
+		h.result = nil
+		in.changed(ChangedHistogram)
+		return
+	}
+	// Whole tensor, automatic range: merge the summary's 4096 bins.
+	if h.scope == HistWhole && h.rangeMode == RangeAuto && PercentileBins%h.bins == 0 {
+		if !in.summary.done {
+			return // the summary will call back
+		}
+		h.result = mergeBins(in.summary.hist4096, in.summary.stats, h.bins)
+		in.changed(ChangedHistogram)
+		return
+	}
+	t := in.shown
+	if h.scope == HistPlane {
+		if in.heat.plane == nil {
+			h.result, h.err = nil, in.heat.planeErr
+			in.changed(ChangedHistogram)
+			return
+		}
+		t = in.heat.plane
+	}
+	bins, lo, hi := h.bins, h.lo, h.hi
+	if h.rangeMode == RangeAuto {
+		lo, hi = math.NaN(), math.NaN()
+	}
+	in.setProgress("Histogram", 0)
+	h.task = StartTask(in.post, func(ctx context.Context, progress Progress) (*tensor.Histogram, error) {
+		return tensor.ComputeHistogram(ctx, t, bins, lo, hi, progress)
+	}, func(f float64) { in.setProgress("Histogram", f) }, func(r *tensor.Histogram, err error) {
+		h.task = nil
+		in.clearProgress("Histogram")
+		h.result, h.err = r, err
+		in.changed(ChangedHistogram)
+	})
+}
+
+// mergeBins folds a 4096-bin histogram into bins (a divisor of 4096).
+// Without finite values it is an empty histogram carrying the NaN/Inf counts.
+func mergeBins(h4 *tensor.Histogram, st tensor.Stats, bins int) *tensor.Histogram {
+	if h4 == nil {
+		return &tensor.Histogram{Counts: make([]int64, bins), NaN: st.NaN, PosInf: st.PosInf, NegInf: st.NegInf}
+	}
+	out := *h4
+	out.Counts = make([]int64, bins)
+	k := len(h4.Counts) / bins
+	for i, c := range h4.Counts {
+		out.Counts[i/k] += c
+	}
+	return &out
+}
+
+// HistogramNote reports what the histogram cannot show: NaN and Inf
+// counts and finite values outside a manual range.
+func (in *Inspector) HistogramNote() string {
+	r := in.hist.result
+	if r == nil {
+		return ""
+	}
+	s := fmt.Sprintf("%d bins over [%s, %s]   nan %d   +inf %d   −inf %d", len(r.Counts),
+		FormatFloat(r.Lo, 6), FormatFloat(r.Hi, 6), r.NaN, r.PosInf, r.NegInf)
+	if r.Below+r.Above > 0 {
+		s += fmt.Sprintf("   outside range: %d below, %d above", r.Below, r.Above)
+	}
+	return s
+}
+
+// RenderHistogram draws the latest histogram with gonum/plot at w×h pixels.
+func (in *Inspector) RenderHistogram(w, h int, style PlotStyle) image.Image {
+	r := in.hist.result
+	if r == nil || len(r.Counts) == 0 {
+		return nil
+	}
+	return renderHistogram(r, in.hist.log, w, h, style)
+}
+
+func renderHistogram(r *tensor.Histogram, logCounts bool, w, h int, style PlotStyle) image.Image {
+	p := plot.New()
+	style.apply(p)
+	p.X.Label.Text = "value"
+	p.Y.Label.Text = "count"
+	width := (r.Hi - r.Lo) / float64(len(r.Counts))
+	if width <= 0 {
+		width = 1
+	}
+	hist := &plotter.Histogram{Width: width, FillColor: style.seriesColor(0), LogY: logCounts}
+	hist.LineStyle.Width = 0
+	for i, c := range r.Counts {
+		lo := r.Lo + float64(i)*width
+		hist.Bins = append(hist.Bins, plotter.HistogramBin{Min: lo, Max: lo + width, Weight: float64(c)})
+	}
+	p.Add(hist)
+	if logCounts {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Label.Text = "count (log)"
+	}
+	p.X.Padding, p.Y.Padding = vg.Points(2), vg.Points(2)
+	return drawPlot(p, w, h)
+}

@@ -1,0 +1,198 @@
+package viewmodel
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"tensorscope/formats"
+	"tensorscope/tensor"
+)
+
+// Change says which parts of the inspector changed, so the UI refreshes
+// only those.
+type Change uint
+
+const (
+	ChangedTensor    Change = 1 << iota // a new tensor is shown, or loading it failed
+	ChangedSummary                      // statistics and percentiles
+	ChangedHeatmap                      // the heatmap image or its settings
+	ChangedHistogram                    // the histogram or its settings
+	ChangedProgress                     // progress of background work
+	ChangedAll       = ChangedTensor | ChangedSummary | ChangedHeatmap | ChangedHistogram | ChangedProgress
+)
+
+// Inspector is the state of the tensor inspector: the shown tensor, its
+// summary, heatmap and histogram settings and results. Every computation
+// over tensor data runs in the background and is cancelled when the
+// selection changes; results arrive through the Poster. Methods run on the
+// UI goroutine.
+type Inspector struct {
+	post     Poster
+	OnChange func(Change)
+
+	index   int
+	entry   *formats.TensorEntry
+	err     error
+	raw     *tensor.Tensor // values as stored
+	shown   *tensor.Tensor // raw, or dequantised
+	dequant bool
+
+	summary summaryResult
+	heat    heatmapState
+	hist    histogramState
+
+	loadTask, summaryTask *Task
+	progress              map[string]float64
+}
+
+// NewInspector returns an empty inspector posting through post.
+func NewInspector(post Poster) *Inspector {
+	return &Inspector{post: post, index: -1, heat: newHeatmapState(), hist: newHistogramState(),
+		progress: map[string]float64{}}
+}
+
+func (in *Inspector) changed(c Change) {
+	if in.OnChange != nil {
+		in.OnChange(c)
+	}
+}
+
+// Show selects the document tensor index (entry e) and starts loading it.
+func (in *Inspector) Show(index int, e *formats.TensorEntry) {
+	if index == in.index && e == in.entry {
+		return
+	}
+	in.stopAll()
+	in.index, in.entry = index, e
+	in.err, in.raw, in.shown = nil, nil, nil
+	in.summary = summaryResult{}
+	in.heat.reset()
+	in.hist.reset()
+	in.changed(ChangedAll)
+	if e == nil {
+		return
+	}
+	if !e.HasData() {
+		msg := "the file holds no data for this tensor"
+		if e.Note != "" {
+			msg = e.Note
+		}
+		in.err = errors.New(msg)
+		in.changed(ChangedTensor)
+		return
+	}
+	if !e.DType.Numeric() {
+		in.err = fmt.Errorf("%s values cannot be plotted", e.DType)
+		in.changed(ChangedTensor)
+		return
+	}
+	in.load()
+}
+
+// Clear shows nothing.
+func (in *Inspector) Clear() { in.Show(-1, nil) }
+
+func (in *Inspector) load() {
+	e, dequant := in.entry, in.dequant && in.entry.Quant != nil
+	in.setProgress("Loading", 0)
+	in.loadTask = StartTask(in.post, func(ctx context.Context, _ Progress) ([2]*tensor.Tensor, error) {
+		raw, err := e.Load(ctx)
+		if err != nil || !dequant {
+			return [2]*tensor.Tensor{raw, raw}, err
+		}
+		q := e.Quant
+		deq, err := tensor.Dequantize(ctx, raw, q.Scales, q.ZeroPoints, q.Axis)
+		return [2]*tensor.Tensor{raw, deq}, err
+	}, nil, func(ts [2]*tensor.Tensor, err error) {
+		in.loadTask = nil
+		in.clearProgress("Loading")
+		if err != nil {
+			in.err = err
+			in.changed(ChangedTensor | ChangedProgress)
+			return
+		}
+		in.raw, in.shown = ts[0], ts[1]
+		in.heat.setTensor(in.shown)
+		in.changed(ChangedTensor)
+		in.startSummary()
+		in.startHeatmap()
+	})
+}
+
+// Index is the document index of the shown tensor, -1 for none.
+func (in *Inspector) Index() int { return in.index }
+
+// Entry is the shown tensor's entry, or nil.
+func (in *Inspector) Entry() *formats.TensorEntry { return in.entry }
+
+// Tensor is the tensor whose values are shown (dequantised when chosen),
+// nil while loading or on error.
+func (in *Inspector) Tensor() *tensor.Tensor { return in.shown }
+
+// Err is why the tensor cannot be shown, or nil.
+func (in *Inspector) Err() error { return in.err }
+
+// Quantised reports whether the tensor has quantisation parameters, so
+// that the UI offers "stored / dequantised".
+func (in *Inspector) Quantised() bool { return in.entry != nil && in.entry.Quant != nil }
+
+// Dequantised reports whether values are shown dequantised.
+func (in *Inspector) Dequantised() bool { return in.dequant }
+
+// SetDequantised switches between stored integers and real values.
+func (in *Inspector) SetDequantised(on bool) {
+	if on == in.dequant {
+		return
+	}
+	in.dequant = on
+	if !in.Quantised() || in.raw == nil {
+		return
+	}
+	in.stopAll()
+	in.summary = summaryResult{}
+	in.heat.reset()
+	in.hist.reset()
+	in.load()
+}
+
+// Busy returns the running jobs and their progress in [0,1].
+func (in *Inspector) Busy() map[string]float64 { return in.progress }
+
+func (in *Inspector) setProgress(job string, frac float64) {
+	in.progress[job] = frac
+	in.changed(ChangedProgress)
+}
+
+func (in *Inspector) clearProgress(job string) {
+	delete(in.progress, job)
+	in.changed(ChangedProgress)
+}
+
+// Close cancels all background work and returns the tasks so the caller
+// can wait for them before releasing the tensor's storage.
+func (in *Inspector) Close() []*Task {
+	tasks := in.tasks()
+	in.stopAll()
+	return tasks
+}
+
+func (in *Inspector) tasks() []*Task {
+	var out []*Task
+	for _, t := range []*Task{in.loadTask, in.summaryTask, in.heat.task, in.hist.task} {
+		if t != nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func (in *Inspector) stopAll() {
+	for _, t := range in.tasks() {
+		t.Cancel()
+	}
+	in.loadTask, in.summaryTask, in.heat.task, in.hist.task = nil, nil, nil, nil
+	for k := range in.progress {
+		delete(in.progress, k)
+	}
+}

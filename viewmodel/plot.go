@@ -1,0 +1,104 @@
+package viewmodel
+
+import (
+	"image"
+	"image/color"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+
+	"tensorscope/formats"
+)
+
+// PlotStyle carries the theme's colours into gonum/plot drawings.
+type PlotStyle struct {
+	Foreground, Background, Grid color.Color
+	Series                       []color.Color
+	FontSize                     vg.Length // 0 for a default
+}
+
+// DefaultSeriesColors are distinguishable on light and dark backgrounds
+// (Okabe–Ito palette).
+var DefaultSeriesColors = []color.Color{
+	color.NRGBA{0, 114, 178, 255}, color.NRGBA{230, 159, 0, 255}, color.NRGBA{0, 158, 115, 255},
+	color.NRGBA{204, 121, 167, 255}, color.NRGBA{86, 180, 233, 255}, color.NRGBA{213, 94, 0, 255},
+	color.NRGBA{240, 228, 66, 255},
+}
+
+func (s PlotStyle) apply(p *plot.Plot) {
+	p.BackgroundColor = s.Background
+	size := s.FontSize
+	if size == 0 {
+		size = 11
+	}
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Color = s.Foreground
+		a.Label.TextStyle.Color = s.Foreground
+		a.Label.TextStyle.Font.Size = size
+		a.Tick.Color = s.Foreground
+		a.Tick.Label.Color = s.Foreground
+		a.Tick.Label.Font.Size = size - 1
+	}
+	p.Title.TextStyle.Color = s.Foreground
+	p.Title.TextStyle.Font.Size = size + 1
+	p.Legend.TextStyle.Color = s.Foreground
+	p.Legend.TextStyle.Font.Size = size - 1
+}
+
+func (s PlotStyle) seriesColor(i int) color.Color {
+	cs := s.Series
+	if len(cs) == 0 {
+		cs = DefaultSeriesColors
+	}
+	return cs[i%len(cs)]
+}
+
+// RenderPlot draws a document plot (training curves) at w×h pixels.
+func RenderPlot(fp formats.Plot, w, h int, style PlotStyle) (image.Image, error) {
+	p := plot.New()
+	style.apply(p)
+	p.Title.Text = fp.Title
+	p.X.Label.Text = fp.XLabel
+	p.Y.Label.Text = fp.YLabel
+	p.Legend.Top = true
+	grid := plotter.NewGrid()
+	grid.Vertical.Color, grid.Horizontal.Color = style.Grid, style.Grid
+	p.Add(grid)
+	for i, s := range fp.Series {
+		pts := make(plotter.XYs, len(s.Y))
+		for j, y := range s.Y {
+			x := float64(j + 1)
+			if j < len(s.X) {
+				x = s.X[j]
+			}
+			pts[j] = plotter.XY{X: x, Y: y}
+		}
+		line, err := plotter.NewLine(pts)
+		if err != nil {
+			return nil, err
+		}
+		line.Color = style.seriesColor(i)
+		line.Width = vg.Points(1.5)
+		p.Add(line)
+		if len(pts) <= 60 {
+			sc, err := plotter.NewScatter(pts)
+			if err == nil {
+				sc.GlyphStyle = draw.GlyphStyle{Color: line.Color, Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
+				p.Add(sc)
+			}
+		}
+		p.Legend.Add(s.Name, line)
+	}
+	return drawPlot(p, w, h), nil
+}
+
+// drawPlot renders p at exactly w×h pixels (72 dpi: 1 pt = 1 px).
+func drawPlot(p *plot.Plot, w, h int) image.Image {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	c := vgimg.NewWith(vgimg.UseImage(img), vgimg.UseDPI(72))
+	p.Draw(draw.New(c))
+	return img
+}

@@ -1,0 +1,148 @@
+package viewmodel
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"tensorscope/tensor"
+)
+
+// PercentileBins is the resolution of the histogram percentiles come from:
+// each percentile is exact to within one of its bins.
+const PercentileBins = 4096
+
+// SummaryPercentiles are the percentiles shown under the summary line.
+var SummaryPercentiles = []float64{1, 5, 50, 95, 99}
+
+type summaryResult struct {
+	done     bool
+	stats    tensor.Stats
+	hist4096 *tensor.Histogram // whole tensor over [min, max]; nil without finite values
+	pcts     []float64
+}
+
+func (in *Inspector) startSummary() {
+	t := in.shown
+	in.setProgress("Statistics", 0)
+	in.summaryTask = StartTask(in.post, func(ctx context.Context, progress Progress) (summaryResult, error) {
+		return computeSummary(ctx, t, progress)
+	}, func(f float64) { in.setProgress("Statistics", f) }, func(r summaryResult, err error) {
+		in.summaryTask = nil
+		in.clearProgress("Statistics")
+		if err != nil {
+			in.err = err
+			in.changed(ChangedTensor)
+			return
+		}
+		in.summary = r
+		in.changed(ChangedSummary)
+		in.startHistogram()
+	})
+}
+
+// computeSummary makes two passes: statistics, then a 4096-bin histogram
+// over [min, max] that gives the percentiles and every whole-tensor
+// histogram with a power-of-two bin count by merging bins.
+func computeSummary(ctx context.Context, t *tensor.Tensor, progress Progress) (summaryResult, error) {
+	n := int64(t.Len())
+	st, err := tensor.ComputeStats(ctx, t, func(done, total int64) { progress(done, 2*n) })
+	if err != nil {
+		return summaryResult{}, err
+	}
+	r := summaryResult{done: true, stats: st}
+	if st.Finite == 0 {
+		return r, nil
+	}
+	h, err := tensor.ComputeHistogram(ctx, t, PercentileBins, st.Min, st.Max,
+		func(done, total int64) { progress(n+done, 2*n) })
+	if err != nil {
+		return summaryResult{}, err
+	}
+	r.hist4096 = h
+	for _, p := range SummaryPercentiles {
+		r.pcts = append(r.pcts, h.Percentile(p))
+	}
+	return r, nil
+}
+
+// Stats returns the tensor's statistics once computed.
+func (in *Inspector) Stats() (tensor.Stats, bool) { return in.summary.stats, in.summary.done }
+
+// Segment is a piece of text; Alert pieces are shown in a warning colour
+// (NaN and Inf counts that are not zero).
+type Segment struct {
+	Text  string
+	Alert bool
+}
+
+// SummaryLine is the one-line summary in the spirit of lovely-tensors:
+//
+//	float32[128,784] n=100352 x∈[-0.41, 0.39] μ=0.0012 σ=0.051 zeros 0.3% nan 0 inf 0
+func (in *Inspector) SummaryLine() []Segment {
+	if in.entry == nil {
+		return nil
+	}
+	head := tensor.FormatShape(in.entry.DType, in.entry.Shape)
+	if in.shown != nil && in.shown.DType() != in.entry.DType {
+		head += " → " + in.shown.DType().String()
+	}
+	if !in.summary.done {
+		return []Segment{{Text: head}}
+	}
+	s := in.summary.stats
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s n=%d", head, s.Count)
+	if s.Finite > 0 {
+		fmt.Fprintf(&b, " x∈[%s, %s] μ=%s σ=%s", sig4(s.Min), sig4(s.Max), sig4(s.Mean), sig4(s.Std))
+	}
+	zeros := 0.0
+	if s.Count > 0 {
+		zeros = 100 * float64(s.Zeros) / float64(s.Count)
+	}
+	fmt.Fprintf(&b, " zeros %s%%", strings.TrimSuffix(strings.TrimSuffix(fmt.Sprintf("%.1f", zeros), "0"), "."))
+	segs := []Segment{{Text: b.String()}}
+	segs = append(segs, Segment{Text: fmt.Sprintf(" nan %d", s.NaN), Alert: s.NaN > 0})
+	inf := s.PosInf + s.NegInf
+	infText := fmt.Sprintf(" inf %d", inf)
+	if inf > 0 {
+		infText = fmt.Sprintf(" inf %d (+%d −%d)", inf, s.PosInf, s.NegInf)
+	}
+	segs = append(segs, Segment{Text: infText, Alert: inf > 0})
+	return segs
+}
+
+// SummaryText is SummaryLine as plain text.
+func (in *Inspector) SummaryText() string {
+	var b strings.Builder
+	for _, s := range in.SummaryLine() {
+		b.WriteString(s.Text)
+	}
+	return b.String()
+}
+
+// PercentileLine spells the percentiles, noting their resolution.
+func (in *Inspector) PercentileLine() string {
+	if len(in.summary.pcts) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for i, p := range SummaryPercentiles {
+		if i > 0 {
+			b.WriteString("  ")
+		}
+		fmt.Fprintf(&b, "p%g %s", p, sig4(in.summary.pcts[i]))
+	}
+	h := in.summary.hist4096
+	fmt.Fprintf(&b, "   (±%s: one bin of %d)", sig4((h.Hi-h.Lo)/PercentileBins), PercentileBins)
+	return b.String()
+}
+
+// sig4 prints 4 significant digits, integers in full.
+func sig4(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return FormatFloat(v, 4)
+}

@@ -1,0 +1,91 @@
+package viewmodel
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Poster runs f on the UI goroutine. The ui package passes fyne.Do; tests
+// pass Immediate or a queue they drain themselves.
+type Poster func(f func())
+
+// Immediate runs f at once on the calling goroutine (tests, headless use).
+func Immediate(f func()) { f() }
+
+// Progress reports how much of a task is done; both are counts of the same
+// unit (elements, bytes). It may be called from several goroutines.
+type Progress func(done, total int64)
+
+// Task is background work that can be cancelled. Its results and progress
+// reach the UI goroutine through the Poster it was started with, and never
+// after Cancel returns on the UI goroutine.
+type Task struct {
+	cancel    context.CancelFunc
+	cancelled atomic.Bool
+	done      chan struct{}
+}
+
+// progressInterval bounds how often progress is posted to the UI.
+const progressInterval = 50 * time.Millisecond
+
+// StartTask runs work on a new goroutine. onProgress (may be nil) receives a
+// fraction in [0,1] at most every 50 ms; onDone receives the result unless
+// the task was cancelled first. Both run through post.
+func StartTask[T any](post Poster, work func(ctx context.Context, progress Progress) (T, error),
+	onProgress func(frac float64), onDone func(T, error)) *Task {
+	ctx, cancel := context.WithCancel(context.Background())
+	t := &Task{cancel: cancel, done: make(chan struct{})}
+	var mu sync.Mutex
+	var last time.Time
+	report := func(done, total int64) {
+		if onProgress == nil || total <= 0 || t.cancelled.Load() {
+			return
+		}
+		mu.Lock()
+		now := time.Now()
+		if now.Sub(last) < progressInterval && done < total {
+			mu.Unlock()
+			return
+		}
+		last = now
+		mu.Unlock()
+		frac := float64(done) / float64(total)
+		post(func() {
+			if !t.cancelled.Load() {
+				onProgress(frac)
+			}
+		})
+	}
+	go func() {
+		defer close(t.done)
+		defer cancel()
+		v, err := work(ctx, report)
+		if t.cancelled.Load() {
+			return
+		}
+		post(func() {
+			if !t.cancelled.Load() {
+				onDone(v, err)
+			}
+		})
+	}()
+	return t
+}
+
+// Cancel stops the task; its onDone will not run. Safe on a nil Task.
+func (t *Task) Cancel() {
+	if t == nil {
+		return
+	}
+	t.cancelled.Store(true)
+	t.cancel()
+}
+
+// Wait blocks until the work function has returned (tests).
+func (t *Task) Wait() {
+	if t != nil {
+		<-t.done
+	}
+}

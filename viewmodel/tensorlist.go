@@ -1,0 +1,222 @@
+package viewmodel
+
+import (
+	"sort"
+	"strings"
+
+	"tensorscope/formats"
+	"tensorscope/tensor"
+)
+
+// TensorColumn is a column of the tensor list.
+type TensorColumn int
+
+const (
+	ColName TensorColumn = iota
+	ColDType
+	ColShape
+	ColSize
+	ColRole
+	numTensorColumns
+)
+
+// TensorColumnTitles are the list's column headings.
+var TensorColumnTitles = [numTensorColumns]string{"Name", "DType", "Shape", "Size", "Role"}
+
+// TensorList is the filterable, sortable list of a document's tensors.
+// Rows are indices into the document's tensors.
+type TensorList struct {
+	entries []*formats.TensorEntry
+	filter  string
+	sortCol TensorColumn
+	desc    bool
+	sorted  bool
+	rows    []int
+}
+
+// NewTensorList lists entries in file order.
+func NewTensorList(entries []*formats.TensorEntry) *TensorList {
+	l := &TensorList{entries: entries}
+	l.refresh()
+	return l
+}
+
+// SetEntries replaces the entries (after a reload), keeping filter and sort.
+func (l *TensorList) SetEntries(entries []*formats.TensorEntry) {
+	l.entries = entries
+	l.refresh()
+}
+
+// Len is the number of rows that pass the filter.
+func (l *TensorList) Len() int { return len(l.rows) }
+
+// Total is the number of tensors in the document.
+func (l *TensorList) Total() int { return len(l.entries) }
+
+// Entry returns the tensor shown in row.
+func (l *TensorList) Entry(row int) *formats.TensorEntry { return l.entries[l.rows[row]] }
+
+// Index returns the document index of the tensor shown in row.
+func (l *TensorList) Index(row int) int { return l.rows[row] }
+
+// RowOf returns the row showing document tensor index i, or -1 when it is
+// filtered out.
+func (l *TensorList) RowOf(i int) int {
+	for r, idx := range l.rows {
+		if idx == i {
+			return r
+		}
+	}
+	return -1
+}
+
+// Cell is the text of a cell.
+func (l *TensorList) Cell(row int, col TensorColumn) string {
+	e := l.Entry(row)
+	switch col {
+	case ColName:
+		return e.Name
+	case ColDType:
+		s := e.DType.String()
+		if e.Quant != nil {
+			s += " (quantised)"
+		}
+		return s
+	case ColShape:
+		return FormatDims(e.Shape)
+	case ColSize:
+		if !e.HasData() {
+			return "no data"
+		}
+		return FormatBytes(storedBytes(e))
+	case ColRole:
+		return string(e.Role)
+	}
+	return ""
+}
+
+// Filter is the current filter text.
+func (l *TensorList) Filter() string { return l.filter }
+
+// SetFilter keeps the rows where every whitespace-separated word of text
+// occurs (ignoring case) in the name, dtype, shape or role.
+func (l *TensorList) SetFilter(text string) {
+	l.filter = text
+	l.refresh()
+}
+
+// SortBy sorts by col; choosing the sorted column again reverses the order,
+// a third time returns to file order.
+func (l *TensorList) SortBy(col TensorColumn) {
+	switch {
+	case !l.sorted || l.sortCol != col:
+		l.sorted, l.sortCol, l.desc = true, col, false
+	case !l.desc:
+		l.desc = true
+	default:
+		l.sorted = false
+	}
+	l.refresh()
+}
+
+// Sort reports the sort column and direction; ok is false in file order.
+func (l *TensorList) Sort() (col TensorColumn, desc, ok bool) {
+	return l.sortCol, l.desc, l.sorted
+}
+
+func (l *TensorList) refresh() {
+	words := strings.Fields(strings.ToLower(l.filter))
+	l.rows = l.rows[:0]
+	for i, e := range l.entries {
+		if matchesAll(e, words) {
+			l.rows = append(l.rows, i)
+		}
+	}
+	if !l.sorted {
+		return
+	}
+	less := l.lessFunc()
+	sort.SliceStable(l.rows, func(a, b int) bool {
+		x, y := l.entries[l.rows[a]], l.entries[l.rows[b]]
+		if l.desc {
+			return less(y, x)
+		}
+		return less(x, y)
+	})
+}
+
+func (l *TensorList) lessFunc() func(a, b *formats.TensorEntry) bool {
+	switch l.sortCol {
+	case ColDType:
+		return func(a, b *formats.TensorEntry) bool { return a.DType.String() < b.DType.String() }
+	case ColShape:
+		return func(a, b *formats.TensorEntry) bool { return elements(a) < elements(b) }
+	case ColSize:
+		return func(a, b *formats.TensorEntry) bool { return storedBytes(a) < storedBytes(b) }
+	case ColRole:
+		return func(a, b *formats.TensorEntry) bool { return a.Role < b.Role }
+	}
+	return func(a, b *formats.TensorEntry) bool { return naturalLess(a.Name, b.Name) }
+}
+
+func matchesAll(e *formats.TensorEntry, words []string) bool {
+	if len(words) == 0 {
+		return true
+	}
+	hay := strings.ToLower(e.Name + " " + e.DType.String() + " " + FormatDims(e.Shape) + " " + string(e.Role))
+	for _, w := range words {
+		if !strings.Contains(hay, w) {
+			return false
+		}
+	}
+	return true
+}
+
+func elements(e *formats.TensorEntry) int64 {
+	n, err := tensor.NumElements(e.Shape)
+	if err != nil {
+		return -1
+	}
+	return int64(n)
+}
+
+// storedBytes is the in-memory size of the tensor's values (not the
+// possibly compressed size in the file).
+func storedBytes(e *formats.TensorEntry) int64 {
+	n := elements(e)
+	if n < 0 {
+		return e.NBytes
+	}
+	return n * int64(e.DType.Size())
+}
+
+// naturalLess orders "layer2" before "layer10".
+func naturalLess(a, b string) bool {
+	for a != "" && b != "" {
+		da, db := leadingDigits(a), leadingDigits(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if len(na) != len(nb) {
+				return len(na) < len(nb)
+			}
+			if na != nb {
+				return na < nb
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+func leadingDigits(s string) int {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
+}

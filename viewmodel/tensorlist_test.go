@@ -1,0 +1,95 @@
+package viewmodel
+
+import (
+	"reflect"
+	"testing"
+
+	"tensorscope/formats"
+	"tensorscope/tensor"
+)
+
+func listFixture() []*formats.TensorEntry {
+	return []*formats.TensorEntry{
+		{Name: "layer10.weight", DType: tensor.Float32, Shape: []int{10, 128}, Role: formats.RoleWeight, Offset: 100},
+		{Name: "layer2.weight", DType: tensor.Float32, Shape: []int{128, 784}, Role: formats.RoleWeight, Offset: 200},
+		{Name: "input", DType: tensor.Uint8, Shape: []int{1, 28, 28}, Role: formats.RoleInput, Offset: -1},
+		{Name: "layer2.bias", DType: tensor.Float16, Shape: []int{128}, Role: formats.RoleWeight, Offset: 300},
+	}
+}
+
+func names(l *TensorList) []string {
+	var out []string
+	for r := 0; r < l.Len(); r++ {
+		out = append(out, l.Entry(r).Name)
+	}
+	return out
+}
+
+func TestTensorListFilterAndSort(t *testing.T) {
+	l := NewTensorList(listFixture())
+	if got := names(l); !reflect.DeepEqual(got, []string{"layer10.weight", "layer2.weight", "input", "layer2.bias"}) {
+		t.Fatalf("file order: %v", got)
+	}
+	l.SortBy(ColName)
+	if got := names(l); !reflect.DeepEqual(got, []string{"input", "layer2.bias", "layer2.weight", "layer10.weight"}) {
+		t.Errorf("natural name order: %v", got)
+	}
+	l.SortBy(ColName)
+	if got := names(l); got[0] != "layer10.weight" {
+		t.Errorf("descending: %v", got)
+	}
+	l.SortBy(ColName) // third time: file order again
+	if _, _, ok := l.Sort(); ok || names(l)[0] != "layer10.weight" || names(l)[3] != "layer2.bias" {
+		t.Errorf("third click should restore file order: %v", names(l))
+	}
+	l.SortBy(ColShape) // by element count
+	if got := names(l); !reflect.DeepEqual(got, []string{"layer2.bias", "input", "layer10.weight", "layer2.weight"}) {
+		t.Errorf("by elements: %v", got)
+	}
+	l.SetFilter("Weight FLOAT32")
+	if got := names(l); !reflect.DeepEqual(got, []string{"layer10.weight", "layer2.weight"}) {
+		t.Errorf("filter keeps sort and matches all words case-insensitively: %v", got)
+	}
+	if l.RowOf(2) != -1 || l.Index(0) != 0 {
+		t.Errorf("RowOf/Index wrong")
+	}
+	l.SetFilter("128")
+	if l.Len() != 3 {
+		t.Errorf("shape filter: %v", names(l))
+	}
+	l.SetEntries(listFixture()[:1])
+	if l.Len() != 1 || l.Filter() != "128" {
+		t.Errorf("SetEntries must keep the filter: %v", names(l))
+	}
+}
+
+func TestTensorListCells(t *testing.T) {
+	e := listFixture()
+	e[0].SetLoader(nil)
+	l := NewTensorList(e)
+	if got := l.Cell(0, ColShape); got != "[10, 128]" {
+		t.Errorf("shape cell %q", got)
+	}
+	if got := l.Cell(0, ColSize); got != "no data" {
+		t.Errorf("size cell without data %q", got)
+	}
+	e[0].Quant = &formats.Quant{Scales: []float64{0.5}}
+	if got := l.Cell(0, ColDType); got != "float32 (quantised)" {
+		t.Errorf("dtype cell %q", got)
+	}
+}
+
+func TestNaturalLess(t *testing.T) {
+	cases := []struct {
+		a, b string
+		want bool
+	}{
+		{"layer2", "layer10", true}, {"layer10", "layer2", false}, {"a", "b", true},
+		{"x01", "x1", false}, {"conv", "conv1", true}, {"", "a", true}, {"a", "a", false},
+	}
+	for _, c := range cases {
+		if got := naturalLess(c.a, c.b); got != c.want {
+			t.Errorf("naturalLess(%q,%q)=%v", c.a, c.b, got)
+		}
+	}
+}

@@ -1,0 +1,61 @@
+package viewmodel
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ElementIndex is the full tensor index of plane element (row, col).
+func (in *Inspector) ElementIndex(row, col int) []int {
+	h := &in.heat
+	idx := append([]int(nil), h.fixed...)
+	if h.rowAxis >= 0 {
+		idx[h.rowAxis] = row
+	}
+	if h.colAxis >= 0 {
+		idx[h.colAxis] = col
+	}
+	return idx
+}
+
+// ValueText is the exact value of plane element (row, col) as stored (or
+// dequantised), for the values table.
+func (in *Inspector) ValueText(row, col int) string {
+	if in.shown == nil {
+		return ""
+	}
+	s, err := in.shown.ElementString(in.ElementIndex(row, col))
+	if err != nil {
+		return "?"
+	}
+	return s
+}
+
+// ElementInfo spells plane element (row, col) as "[0, 3, 17, 5] = -0.0123";
+// a dequantised tensor also shows the stored integer.
+func (in *Inspector) ElementInfo(row, col int) string {
+	if in.shown == nil {
+		return ""
+	}
+	idx := in.ElementIndex(row, col)
+	parts := make([]string, len(idx))
+	for i, v := range idx {
+		parts[i] = fmt.Sprint(v)
+	}
+	s := "[" + strings.Join(parts, ", ") + "] = " + in.ValueText(row, col)
+	if in.raw != nil && in.raw != in.shown {
+		if q, err := in.raw.ElementString(idx); err == nil {
+			s += " (stored " + q + ")"
+		}
+	}
+	return s
+}
+
+// AxisLabel names plane axis "row" or "col" for the values table header:
+// "axis 2 (size 28)".
+func (in *Inspector) AxisLabel(axis int) string {
+	if in.shown == nil || axis < 0 {
+		return ""
+	}
+	return fmt.Sprintf("axis %d (size %d)", axis, in.shown.Shape()[axis])
+}
