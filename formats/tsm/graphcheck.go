@@ -69,6 +69,10 @@ func checkGraph(m *Module, decoded bool) error {
 				state[v] = onPath
 				stack = append(stack, frame{v, 0})
 			case onPath:
+				if v == top.node {
+					return formats.Errorf(at(m.Nodes[v].InputsOffset+4+4*int64(k)),
+						"node %d input %d names the node itself: a cycle", v, k)
+				}
 				// The stack from v up to top is a chain where each node takes
 				// the next as input, and top takes v: the cycle.
 				first := len(stack) - 1
