@@ -201,7 +201,7 @@ func TestCSTAPieceRoundTrip(t *testing.T) {
 		t.Errorf("empty dict %+v", c)
 	}
 	for _, bad := range []*formats.Meta{
-		formats.Leaf("big", int64(1) << 40),
+		formats.Leaf("big", int64(1)<<40),
 		formats.Leaf("odd", struct{}{}),
 	} {
 		if err := EncodeCSTA(&bytes.Buffer{}, withBackbone(module, bad)); err == nil {
