@@ -9,7 +9,9 @@ import (
 
 // Smallest encodings, for formats.Reader.Count's plausibility checks.
 const (
-	minNodeSize   = 8 // empty bubble + empty input list
+	// A node needs its #op: parameter count, the name "#op", one field of
+	// a 0-dim CHAR8 (1 byte), and the input count.
+	minNodeSize   = 4 + (4 + 3 + 4 + 1 + 4 + 1) + 4
 	minParamSize  = 8 // empty name + empty packed value
 	minTensorSize = 5 // dtype + zero dims (a VOID scalar has no data)
 )
@@ -98,6 +100,27 @@ func readNode(r *formats.Reader, node *Node, index int) {
 	param = ""
 	node.InputsOffset = r.Offset()
 	node.Inputs = readIndices(r, "inputs")
+	if r.Err() == nil {
+		if err := checkOp(node); err != nil {
+			r.Fail(err)
+		}
+	}
+}
+
+// checkOp requires the #op parameter TenniS requires: one CHAR8 field.
+func checkOp(node *Node) error {
+	p := node.Param(ParamOp)
+	if p == nil {
+		return formats.Errorf(node.Offset, "no %s parameter, which every TenniS node needs", ParamOp)
+	}
+	if len(p.Fields) != 1 || p.Fields[0].DType != CHAR8 {
+		found := fmt.Sprintf("%d fields", len(p.Fields))
+		if len(p.Fields) == 1 {
+			found = describe(p.Fields[0].DType, p.Fields[0].Shape)
+		}
+		return formats.Errorf(p.Offset, "%s must be one CHAR8 text field, found %s", ParamOp, found)
+	}
+	return nil
 }
 
 func readString(r *formats.Reader, what string) string {

@@ -301,6 +301,10 @@ func TestDecodeErrors(t *testing.T) {
 			good.OutputsOffset + 8, "module output 1 names node 99"},
 		{"module input out of range", corrupt(t, func(m *Module) { m.Inputs = []int{-1} }),
 			good.InputsOffset + 4, "module input 0 names node 4294967295"},
+		{"no #op", corrupt(t, func(m *Module) { m.Nodes[5].Params = m.Nodes[5].Params[1:] }),
+			good.Nodes[5].Offset, "node 5: no #op parameter"},
+		{"#op not text", corrupt(t, func(m *Module) { m.Nodes[5].Params[0] = P(ParamOp, Int32(3)) }),
+			good.Nodes[5].Params[0].Offset, "node 5: #op must be one CHAR8 text field, found INT32[]"},
 		{"bad code", corrupt(t, func(m *Module) { m.Code = 0x19910930 }), 4, "expected 0x19910929"},
 		{"unknown dtype", corrupt(t, func(m *Module) { m.Nodes[2].Params[2].Fields[0].DType = 33 }),
 			good.Nodes[2].Params[2].Offset + 4 + 3 + 4, `node 2, parameter "dim": unknown tensor dtype code 33`},
@@ -332,6 +336,7 @@ func TestLongChainIsIterative(t *testing.T) {
 	const n = 300000
 	m := &Module{Code: Magic, Nodes: make([]Node, n), Inputs: []int{n - 1}, Outputs: []int{0}}
 	for i := range m.Nodes {
+		m.Nodes[i].Params = []Param{P(ParamOp, String("relu"))}
 		if i < n-1 {
 			m.Nodes[i].Inputs = []int{i + 1}
 		}
@@ -352,7 +357,7 @@ func TestWarnings(t *testing.T) {
 		m.Nodes[3].Params = append(m.Nodes[3].Params, P(ParamOutputCount, Int32(2)))
 		m.Nodes[2].Params = append(m.Nodes[2].Params, P("dim", Int32(2)))
 		m.Nodes[6].Params = append(m.Nodes[6].Params, P(strings.Repeat("p", 40), Int32(1)))
-		m.Nodes[5].Params = m.Nodes[5].Params[1:] // no #op
+		m.Nodes[5].Params = append(m.Nodes[5].Params[:1], m.Nodes[5].Params[2:]...) // no #name
 		m.Nodes[4].Params = append(m.Nodes[4].Params, P("#private", String("kept")))
 		m.Nodes[4].Params = append(m.Nodes[4].Params, P("type_code", Int32(1)))
 		m.Nodes[0].Params[3] = P(ParamDType, Int32(77))
@@ -364,7 +369,7 @@ func TestWarnings(t *testing.T) {
 		"node 0: #dtype value 77 is not a TenniS dtype",
 		`node 2 repeats parameter "dim"`,
 		"node 3: #output_count is 2",
-		"node 5 has no #op parameter",
+		"node 5 has no #name parameter",
 		"node 6 parameter name is 40 bytes long",
 		`node 8 is <const> but has no "value" parameter`,
 		"3 bytes after the last node",
@@ -398,6 +403,7 @@ func TestEncodeRefuses(t *testing.T) {
 		"short data":   func(m *Module) { m.Nodes[7].Params[2].Fields[0].Data = make([]byte, 3) },
 		"dtype":        func(m *Module) { m.Nodes[7].Params[2].Fields[0].DType = 40 },
 		"negative dim": func(m *Module) { m.Nodes[7].Params[2].Fields[0].Shape = []int{-1} },
+		"no #op":       func(m *Module) { m.Nodes[2].Params = m.Nodes[2].Params[1:] },
 	} {
 		m := ExampleNet()
 		edit(m)
@@ -439,4 +445,48 @@ func TestTruncationGenerated(t *testing.T) {
 	data := readFixture(t, "example_net.csta")
 	pad := int(data[len(data)-1] ^ byte(cstaKey>>(8*((len(data)-cstaHdrSize-1)%8))))
 	truncations(t, "csta", data, len(data), len(data)-pad)
+}
+
+// TestLimits: hostile shapes of module are shown in part, with warnings,
+// rather than costing memory far beyond the file's size.
+func TestLimits(t *testing.T) {
+	b := NewBuilder()
+	many := make([]Tensor, 100)
+	for i := range many {
+		many[i] = Int32(int32(i))
+	}
+	b.Node("op", "wide", nil, P("many", many...))
+	consts := make([]Tensor, maxConstFields+5)
+	for i := range consts {
+		consts[i] = Bool(true)
+	}
+	b.Const("packed", consts...)
+	var dup []Param
+	for i := 0; i < maxWarnings+50; i++ {
+		dup = append(dup, P("same", Int32(1)))
+	}
+	b.Node("op", "dups", nil, dup...)
+	var buf bytes.Buffer
+	if err := Encode(&buf, b.Module()); err != nil {
+		t.Fatal(err)
+	}
+	doc := decodeDoc(t, buf.Bytes())
+	if n := len(doc.Graph.Nodes[0].Attrs); n != maxAttrFields {
+		t.Errorf("%d attributes shown", n)
+	}
+	if v, _ := attr(doc.Graph.Nodes[0].Attrs, "many[63]"); v != int64(63) {
+		t.Errorf("many[63] = %v", v)
+	}
+	if len(doc.Tensors) != maxConstFields || doc.Tensors[maxConstFields-1].Name != "packed[4095]" {
+		t.Errorf("%d tensors", len(doc.Tensors))
+	}
+	if len(doc.Warnings) != maxWarnings+1 {
+		t.Fatalf("%d warnings", len(doc.Warnings))
+	}
+	checkWarnings(t, doc, `node 0 parameter "many" packs 100 fields; the first 64 are shown`,
+		"node 1 value packs 4101 fields; the first 4096 are listed as tensors",
+		`node 2 repeats parameter "same"`)
+	if last := doc.Warnings[maxWarnings]; last.Offset != -1 || last.Message != "51 more warnings about the module are not listed" {
+		t.Errorf("last warning %v", last)
+	}
 }

@@ -27,17 +27,36 @@ func fillDocument(doc *formats.Document, m *Module, pl place) {
 	b.header()
 	b.graph()
 	b.opTable()
+	if b.suppressed > 0 {
+		doc.Warn(-1, "%d more warnings about the module are not listed", b.suppressed)
+	}
 }
 
+// Limits that keep a hostile module (a million empty parameters, a
+// constant packing a million fields) from costing far more memory than
+// its size. Real modules are nowhere near them.
+const (
+	maxWarnings    = 200
+	maxAttrFields  = 64   // fields of one parameter shown as attributes
+	maxConstFields = 4096 // fields of one constant listed as tensors
+)
+
 type docBuilder struct {
-	doc *formats.Document
-	m   *Module
-	pl  place
+	doc        *formats.Document
+	m          *Module
+	pl         place
+	warnings   int
+	suppressed int
 }
 
 func (b *docBuilder) fileOff(moduleOff int64) int64 { return b.pl.fileBase + moduleOff }
 
 func (b *docBuilder) warn(moduleOff int64, format string, args ...any) {
+	b.warnings++
+	if b.warnings > maxWarnings {
+		b.suppressed++
+		return
+	}
 	b.doc.Warn(b.fileOff(moduleOff), format, args...)
 }
 
@@ -127,11 +146,17 @@ func (b *docBuilder) graph() {
 		Inputs:  append([]int{}, m.Inputs...),
 		Outputs: append([]int{}, m.Outputs...),
 	}
+	// One backing array for every node's single output.
+	outputs := make([]int, len(m.Nodes))
+	for i := range outputs {
+		outputs[i] = i
+	}
 	isInput := make([]bool, len(m.Nodes))
 	for _, i := range m.Inputs {
 		isInput[i] = true
 	}
 	for i := range m.Nodes {
+		g.Nodes[i].Outputs = outputs[i : i+1 : i+1]
 		b.node(g, i)
 		if g.Nodes[i].Kind == formats.KindInput && !isInput[i] {
 			b.warn(m.Nodes[i].Offset, "node %d is a %s node but not one of the module's inputs", i, OpParam)
@@ -150,19 +175,17 @@ func (b *docBuilder) node(g *formats.Graph, i int) {
 	n := &g.Nodes[i]
 	v := &g.Values[i]
 	n.ID = i
-	n.Inputs = append([]int{}, src.Inputs...)
-	n.Outputs = []int{i}
+	n.Inputs = src.Inputs
 	*v = formats.Value{Producer: i, Tensor: -1}
 
+	// Decode guarantees #op is text; #name should be.
 	opParam, nameParam := src.Param(ParamOp), src.Param(ParamName)
 	n.Op, n.Name = src.Op(), src.Name()
-	if opParam == nil {
-		b.warn(src.Offset, "node %d has no %s parameter", i, ParamOp)
-	} else if n.Op == "" {
-		b.warn(opParam.Offset, "node %d: %s is not a text value", i, ParamOp)
-	}
 	if nameParam == nil {
 		b.warn(src.Offset, "node %d has no %s parameter", i, ParamName)
+	} else if len(nameParam.Fields) != 1 || nameParam.Fields[0].DType != CHAR8 {
+		b.warn(nameParam.Offset, "node %d: %s is not one text field", i, ParamName)
+		nameParam = nil // show it with the reserved parameters
 	}
 	v.Name = n.Name
 	switch n.Op {
@@ -172,13 +195,15 @@ func (b *docBuilder) node(g *formats.Graph, i int) {
 		n.Kind = formats.KindConst
 	}
 
-	seen := make(map[string]bool, len(src.Params))
+	var seen map[string]bool // only for nodes with many parameters
+	if len(src.Params) > 16 {
+		seen = make(map[string]bool, len(src.Params))
+	}
 	for j := range src.Params {
 		p := &src.Params[j]
-		if seen[p.Name] {
+		if repeated(src.Params, j, seen) {
 			b.warn(p.Offset, "node %d repeats parameter %q; the first is used", i, p.Name)
 		}
-		seen[p.Name] = true
 		if len(p.Name) >= 32 {
 			b.warn(p.Offset, "node %d parameter name is %d bytes long; the format allows fewer than 32", i, len(p.Name))
 		}
@@ -191,7 +216,7 @@ func (b *docBuilder) node(g *formats.Graph, i int) {
 		case n.Kind == formats.KindConst && p.Name == "value":
 			b.constValue(g, i, p)
 		case strings.HasPrefix(p.Name, "#"):
-			if (p == opParam && n.Op != "") || (p == nameParam && n.Name != "") {
+			if p == opParam || p == nameParam {
 				continue
 			}
 			n.Reserved = append(n.Reserved, b.attrs(i, n.Name, p)...)
@@ -203,6 +228,23 @@ func (b *docBuilder) node(g *formats.Graph, i int) {
 	if n.Kind == formats.KindConst && src.Param("value") == nil {
 		b.warn(src.Offset, "node %d is %s but has no \"value\" parameter", i, n.Op)
 	}
+}
+
+// repeated reports whether params[j]'s name appeared before it; seen
+// (when not nil) holds the names so far and makes this constant-time.
+func repeated(params []Param, j int, seen map[string]bool) bool {
+	name := params[j].Name
+	if seen != nil {
+		r := seen[name]
+		seen[name] = true
+		return r
+	}
+	for k := 0; k < j; k++ {
+		if params[k].Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // reserved applies #shape, #dtype and #output_count to the node's value.
@@ -246,9 +288,14 @@ func (b *docBuilder) attrs(i int, nodeName string, p *Param) []formats.Attr {
 	if len(p.Fields) == 0 {
 		return []formats.Attr{{Name: p.Name, Value: nil}}
 	}
-	out := make([]formats.Attr, 0, len(p.Fields))
-	for k := range p.Fields {
-		f := &p.Fields[k]
+	fields := p.Fields
+	if len(fields) > maxAttrFields {
+		b.warn(p.Offset, "node %d parameter %q packs %d fields; the first %d are shown", i, p.Name, len(fields), maxAttrFields)
+		fields = fields[:maxAttrFields]
+	}
+	out := make([]formats.Attr, 0, len(fields))
+	for k := range fields {
+		f := &fields[k]
 		name := p.Name
 		if len(p.Fields) > 1 {
 			name = fmt.Sprintf("%s[%d]", p.Name, k)
@@ -309,8 +356,13 @@ func (b *docBuilder) constValue(g *formats.Graph, i int, p *Param) {
 		role = formats.RoleVariable
 	}
 	v := &g.Values[i]
-	for k := range p.Fields {
-		f := &p.Fields[k]
+	fields := p.Fields
+	if len(fields) > maxConstFields {
+		b.warn(p.Offset, "node %d value packs %d fields; the first %d are listed as tensors", i, len(fields), maxConstFields)
+		fields = fields[:maxConstFields]
+	}
+	for k := range fields {
+		f := &fields[k]
 		name := n.Name
 		if len(p.Fields) > 1 {
 			name = fmt.Sprintf("%s[%d]", n.Name, k)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"tensorscope/formats"
 )
 
 // Encode writes m as a .tsm file. It refuses a module the decoder would
@@ -21,6 +23,9 @@ func Encode(w io.Writer, m *Module) error {
 // Validate checks what Encode checks.
 func Validate(m *Module) error {
 	for i := range m.Nodes {
+		if err := checkOp(&m.Nodes[i]); err != nil {
+			return fmt.Errorf("tsm: node %d: %s", i, err.(*formats.Error).Msg)
+		}
 		for j := range m.Nodes[i].Params {
 			p := &m.Nodes[i].Params[j]
 			if len(p.Name) > math.MaxInt32 {

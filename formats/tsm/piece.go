@@ -38,10 +38,10 @@ type span struct{ off, len int64 }
 type pieceParser struct {
 	r        *formats.Reader
 	nodes    int
-	overflow int64 // offset of the first piece not shown, -1 when all are
-	path     []string
-	backbone *span // dict["backbone"]["tsm"], when it is a binary piece
-	fileBase int64 // file offset of decrypted byte 0, for descriptions
+	overflow int64     // offset of the first piece not shown, -1 when all are
+	keys     [3]string // dict keys leading to the current piece, depths 1 and 2
+	backbone *span     // dict["backbone"]["tsm"], when it is a binary piece
+	fileBase int64     // file offset of decrypted byte 0, for descriptions
 }
 
 func parsePieces(r *formats.Reader, fileBase int64) (*formats.Meta, *pieceParser) {
@@ -96,7 +96,7 @@ func (p *pieceParser) piece(name string, depth int) *formats.Meta {
 		if r.Err() != nil {
 			return nil
 		}
-		if depth == 2 && p.backbone == nil && p.path[0] == "backbone" && p.path[1] == "tsm" {
+		if depth == 2 && p.backbone == nil && p.keys[1] == "backbone" && p.keys[2] == "tsm" {
 			p.backbone = &s
 		}
 		if !show {
@@ -112,11 +112,13 @@ func (p *pieceParser) piece(name string, depth int) *formats.Meta {
 		if show {
 			m = formats.NewList(name)
 		}
+		p.setKey(depth+1, "") // list items have no key
 		for i := 0; i < n && r.Err() == nil; i++ {
-			p.path = append(p.path, strconv.Itoa(i))
-			c := p.piece(strconv.Itoa(i), depth+1)
-			p.path = p.path[:len(p.path)-1]
-			if m != nil && c != nil {
+			name := ""
+			if m != nil && p.nodes < maxMetaNodes {
+				name = strconv.Itoa(i)
+			}
+			if c := p.piece(name, depth+1); m != nil && c != nil {
 				m.Add(c)
 			}
 		}
@@ -129,14 +131,16 @@ func (p *pieceParser) piece(name string, depth int) *formats.Meta {
 		}
 		for i := 0; i < n && r.Err() == nil; i++ {
 			kn := r.Count(1, "dict key length")
-			key := string(r.Bytes(int64(kn), "dict key"))
+			kb := r.Bytes(int64(kn), "dict key")
 			if r.Err() != nil {
 				break
 			}
-			p.path = append(p.path, key)
-			c := p.piece(key, depth+1)
-			p.path = p.path[:len(p.path)-1]
-			if m != nil && c != nil {
+			key := ""
+			if (m != nil && p.nodes < maxMetaNodes) || depth < 2 {
+				key = string(kb)
+			}
+			p.setKey(depth+1, key)
+			if c := p.piece(key, depth+1); m != nil && c != nil {
 				m.Add(c)
 			}
 		}
@@ -146,6 +150,12 @@ func (p *pieceParser) piece(name string, depth int) *formats.Meta {
 	}
 	r.Failf(at, "unknown piece type %d (expected 0..7: nil, int, float, string, binary, list, dict, boolean)", kind)
 	return nil
+}
+
+func (p *pieceParser) setKey(depth int, key string) {
+	if depth < len(p.keys) {
+		p.keys[depth] = key
+	}
 }
 
 // shortFloat widens f to the float64 whose shortest decimal is f's, so 0.9
