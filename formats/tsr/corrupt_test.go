@@ -125,6 +125,11 @@ func TestCorruptV3(t *testing.T) {
 	big = patched(big, 36, uint64(1)<<38)
 	big = patched(big, 60, uint64(1)<<40)
 	wantError(t, "tsr3", big, 60, "cannot come from")
+	// 1 MiB from a stream of a few dozen bytes is past deflate's 1032:1 too.
+	mib := patched(z, 20, []int32{0, 0, 1 << 9, 1 << 9})
+	mib = patched(mib, 36, uint64(1)<<18)
+	mib = patched(mib, 60, uint64(1)<<20)
+	wantError(t, "tsr3", mib, 60, "cannot come from")
 
 	wantWarning(t, "tsr3", patched(raw, 18, uint8(1)), 18, "reserved_1")
 	wantWarning(t, "tsr3", patched(raw, 72, uint32(1)), 72, "reserved_2")
