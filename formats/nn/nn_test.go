@@ -356,8 +356,34 @@ func TestRoundTripRanks(t *testing.T) {
 	}
 }
 
+// TestEncodeView writes a transposed weight: the file gets the view's
+// elements in row-major order.
+func TestEncodeView(t *testing.T) {
+	m := frozenModel(t)
+	inOut := randomF32(t, rand.New(rand.NewPCG(5, 5)), 6, 4)
+	w, err := inOut.Permute([]int{1, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Tensors[0].Data = w
+	doc, err := formats.OpenBytes("view.nn", encodeModel(t, m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := w.ContiguousBytes(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := doc.Tensors[0].Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(tensorBytes(t, x), want) || !slices.Equal(x.Shape(), []int{4, 6}) {
+		t.Errorf("transposed weight reads back as %v", x.Shape())
+	}
+}
+
 func TestEncodeRefuses(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 3))
 	i32, _ := tensor.FromBytes(make([]byte, 8), tensor.Int32, []int{2})
 	ok := metaJSON(t, `{"layers":[]}`)
 	for name, m := range map[string]*Model{
@@ -370,7 +396,6 @@ func TestEncodeRefuses(t *testing.T) {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	_ = rng
 }
 
 func TestJSONKeepsOrderAndTypes(t *testing.T) {

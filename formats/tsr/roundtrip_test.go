@@ -2,6 +2,7 @@ package tsr
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -165,6 +166,43 @@ func TestEncodeRefuses(t *testing.T) {
 	} {
 		if err == nil {
 			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// TestEncodeViews writes non-contiguous views: what is read back must be
+// the view's elements in row-major order.
+func TestEncodeViews(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 16))
+	base := randomTensor(t, rng, tensor.Float32, []int{3, 4, 5})
+	perm, err := base.Permute([]int{2, 0, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slice, err := base.Slice(2, 1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, x := range map[string]*tensor.Tensor{"permuted": perm, "sliced": slice} {
+		want, err := x.ContiguousBytes(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id, enc := range map[string]func(*bytes.Buffer) error{
+			"tsr":  func(w *bytes.Buffer) error { return EncodeV1(w, x) },
+			"tsr3": func(w *bytes.Buffer) error { return EncodeV3(w, x, ZLIB) },
+			"tsr4": func(w *bytes.Buffer) error { return EncodeV4(w, []*tensor.Tensor{x, x}, RAW) },
+		} {
+			var buf bytes.Buffer
+			if err := enc(&buf); err != nil {
+				t.Fatal(err)
+			}
+			doc := decodeBytes(t, id, buf.Bytes())
+			for _, e := range doc.Tensors {
+				if !bytes.Equal(tensorBytes(t, load(t, e)), want) {
+					t.Errorf("%s view written as %s reads back differently", name, id)
+				}
+			}
 		}
 	}
 }
