@@ -136,7 +136,7 @@ func (r *run) component(nodes, edges []int32) Rect {
 			if reversed[i] {
 				l = layer[to[i]] - 1
 			}
-			gap[l] = max(gap[l], lh+labelPad*2)
+			gap[l] = max(gap[l], lh+LabelGap*2)
 		}
 	}
 	top := make([]float64, layers)
@@ -220,7 +220,7 @@ func (r *run) component(nodes, edges []int32) Rect {
 			if reversed[i] {
 				y = top[layer[b]] - gap[layer[b]-1]/2
 			}
-			r.labels[e] = Point{xAt(route, y) + labelPad, y - lh/2}
+			r.labels[e] = Point{xAt(route, y) + LabelGap, y - lh/2}
 		}
 	}
 	if detours > 0 {
@@ -238,9 +238,10 @@ func (r *run) component(nodes, edges []int32) Rect {
 	return box
 }
 
-// labelPad is the space between an edge and its label, and around labels in
-// a gap.
-const labelPad = 4
+// LabelGap is the space between an edge and its label (the label sits that
+// far right of the edge, or below it left to right), and around labels in
+// a gap between layers.
+const LabelGap = 4
 
 // selfLoopSize is how far a self-loop reaches out of its box.
 const selfLoopSize = 10
@@ -266,7 +267,7 @@ func (r *run) selfLoops() {
 			Point{c.X + hw + s, c.Y - hh - s}, Point{a, c.Y - hh - s}, Point{a, c.Y - hh})
 		r.routeLen[e] = 6
 		_, lh := r.labelSize(int32(e))
-		r.labels[e] = Point{c.X + hw + s + labelPad, c.Y - lh/2}
+		r.labels[e] = Point{c.X + hw + s + LabelGap, c.Y - lh/2}
 	}
 }
 
