@@ -101,6 +101,14 @@ func plural(n int, what string) string {
 	return strconv.Itoa(n) + " " + what + "s"
 }
 
+// Boxed once: most tensors share these attribute values, and boxing an
+// Enum into an interface allocates.
+var (
+	layoutValues     = [2]any{layoutNames.enum(0), layoutNames.enum(1)}
+	tensorTypeValues = [5]any{tensorTypeNames.enum(0), tensorTypeNames.enum(1), tensorTypeNames.enum(2),
+		tensorTypeNames.enum(3), tensorTypeNames.enum(4)}
+)
+
 // dtypeOf maps TM2 data types onto tensor dtypes.
 func dtypeOf(dt int32) tensor.DType {
 	switch dt {
@@ -133,6 +141,13 @@ func (b *docBuilder) tensors() {
 	m, idx, doc := b.m, b.idx, b.doc
 	doc.Tensors = make([]*formats.TensorEntry, len(m.Tensors))
 	entries := make([]formats.TensorEntry, len(m.Tensors))
+	// Shapes and attribute lists of all tensors share two backing arrays.
+	dims := 0
+	for i := range m.Tensors {
+		dims += len(m.Tensors[i].Dims)
+	}
+	shapes := make([]int, 0, dims)
+	attrs := make([]formats.Attr, 0, 3*len(m.Tensors))
 	badLayouts, firstBad := 0, -1
 	for i := range m.Tensors {
 		t := &m.Tensors[i]
@@ -142,29 +157,41 @@ func (b *docBuilder) tensors() {
 		e.DType = dtypeOf(t.DataType)
 		e.Offset = -1
 		if t.Dims != nil {
-			e.Shape = make([]int, len(t.Dims))
-			for k, d := range t.Dims {
-				e.Shape[k] = int(d)
+			start := len(shapes)
+			for _, d := range t.Dims {
+				shapes = append(shapes, int(d))
 			}
+			e.Shape = shapes[start:len(shapes):len(shapes)]
 		}
 		at := idx.tensorAt[i]
 		if !e.DType.Valid() {
 			doc.Warn(at+28, "tensor %d (%q) has data_type %d, which TM2 does not define", i, e.Name, t.DataType)
 		}
-		var layout any = layoutNames.enum(int64(t.Layout))
-		if t.Layout != LayoutNCHW && t.Layout != LayoutNHWC {
+		var layout any
+		if t.Layout == LayoutNCHW || t.Layout == LayoutNHWC {
+			layout = layoutValues[t.Layout]
+		} else {
 			layout = int64(t.Layout)
 			badLayouts++
 			if firstBad < 0 {
 				firstBad = i
 			}
 		}
-		e.Attrs = append(make([]formats.Attr, 0, 4),
-			formats.Attr{Name: "type", Value: tensorTypeNames.enum(int64(t.Type))},
-			formats.Attr{Name: "layout", Value: layout})
-		if t.ID != uint32(i) {
-			e.Attrs = append(e.Attrs, formats.Attr{Name: "tensor_id", Value: int64(t.ID)})
+		var typ any
+		if t.Type >= 0 && int(t.Type) < len(tensorTypeValues) {
+			typ = tensorTypeValues[t.Type]
+		} else {
+			typ = tensorTypeNames.enum(int64(t.Type))
 		}
+		start := len(attrs)
+		attrs = append(attrs, formats.Attr{Name: "type", Value: typ}, formats.Attr{Name: "layout", Value: layout})
+		if t.ID != uint32(i) {
+			attrs = append(attrs, formats.Attr{Name: "tensor_id", Value: int64(t.ID)})
+		}
+		if t.Type == TypeConst {
+			attrs = append(attrs, formats.Attr{Name: "buffer", Value: int64(t.BufferID)})
+		}
+		e.Attrs = attrs[start:len(attrs):len(attrs)]
 		e.Quant = b.quant(i, t, e)
 		switch t.Type {
 		case TypeVar:
@@ -179,7 +206,6 @@ func (b *docBuilder) tensors() {
 			if e.DType.IsFloat() || len(t.Quant) > 0 {
 				e.Role = formats.RoleWeight
 			}
-			e.Attrs = append(e.Attrs, formats.Attr{Name: "buffer", Value: int64(t.BufferID)})
 			b.constData(i, t, e)
 		default:
 			e.Role = formats.RoleUnknown
@@ -279,6 +305,7 @@ func (b *docBuilder) graph() {
 		total += len(m.Nodes[i].Inputs) + len(m.Nodes[i].Outputs)
 	}
 	ids := make([]int, 0, total)
+	reserved := make([]formats.Attr, 0, len(m.Nodes))
 	badRefs, firstBad := 0, ""
 	multi, firstMulti := 0, ""
 	keep := func(node int, name string, list []uint32) []int {
@@ -308,7 +335,7 @@ func (b *docBuilder) graph() {
 			gn.Kind = formats.KindInput
 		}
 		gn.Attrs = n.Op.Attrs()
-		gn.Reserved = b.reserved(i, n)
+		gn.Reserved = b.reserved(i, n, &reserved)
 		gn.Inputs = keep(i, n.Name, n.Inputs)
 		gn.Outputs = keep(i, n.Name, n.Outputs)
 		for _, t := range gn.Outputs {
@@ -341,9 +368,11 @@ const (
 
 // reserved lists the node's format-level facts: the op version, dynamic
 // shape, a node id that differs from its index, and TM2_Attr pairs.
-func (b *docBuilder) reserved(i int, n *Node) []formats.Attr {
-	out := make([]formats.Attr, 1, 1+len(n.Attrs))
-	out[0] = formats.Attr{Name: "op_ver", Value: int64(n.Op.Version)}
+// The lists of all nodes share the backing array *all.
+func (b *docBuilder) reserved(i int, n *Node, all *[]formats.Attr) []formats.Attr {
+	out := *all
+	start := len(out)
+	out = append(out, formats.Attr{Name: "op_ver", Value: int64(n.Op.Version)})
 	if n.DynamicShape {
 		out = append(out, formats.Attr{Name: "dynamic_shape", Value: true})
 	}
@@ -353,7 +382,8 @@ func (b *docBuilder) reserved(i int, n *Node) []formats.Attr {
 	for _, a := range n.Attrs {
 		out = append(out, formats.Attr{Name: a.Name, Value: a.Value})
 	}
-	return out
+	*all = out
+	return out[start:len(out):len(out)]
 }
 
 func (b *docBuilder) nodeList(list []uint32, what string, at int64) []int {

@@ -3,6 +3,7 @@ package tmfile
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"tensorscope/formats"
 )
@@ -62,6 +63,8 @@ type parser struct {
 
 	u32Arena []uint32
 	i32Arena []int32
+	names    []byte
+	pending  []pendingName
 }
 
 // Decode reads a tmfile into a Model; the Model's buffers and params view
@@ -85,6 +88,7 @@ func parse(data []byte) (*Model, *fileIndex, []formats.Warning, error) {
 	if err := p.r.Err(); err != nil {
 		return nil, nil, nil, err
 	}
+	p.finishNames()
 	return p.m, p.idx, p.warns, nil
 }
 
@@ -368,26 +372,76 @@ func (p *parser) f32s(off uint32, from int64, per int64, what string) []float32 
 // stored size counts a trailing NUL that some writers omit; the string ends
 // at the first NUL either way.
 func (p *parser) str(off uint32, from int64, what string) string {
-	if off == 0 || !p.seek(off, stringSize, from, what, -1) {
+	b := p.strBytes(off, from, what)
+	if len(b) == 0 {
 		return ""
+	}
+	return string(b)
+}
+
+// name reads a TM2_String into *dst later: the names of all nodes and
+// tensors are collected and become one allocation at the end (see
+// finishNames), instead of one per name.
+func (p *parser) name(dst *string, off uint32, from int64, what string) {
+	b := p.strBytes(off, from, what)
+	if len(b) == 0 {
+		return
+	}
+	start := len(p.names)
+	p.names = append(p.names, b...)
+	p.pending = append(p.pending, pendingName{dst, int32(start), int32(len(p.names))})
+}
+
+type pendingName struct {
+	dst        *string
+	start, end int32
+}
+
+// expectNames makes room for n more names of about 16 bytes.
+func (p *parser) expectNames(n int) {
+	p.pending = slices.Grow(p.pending, n)
+	p.names = slices.Grow(p.names, 16*n)
+}
+
+// nameOf is the name that will be stored in *dst, for messages written
+// before finishNames.
+func (p *parser) nameOf(dst *string) string {
+	for k := len(p.pending) - 1; k >= 0; k-- {
+		if n := p.pending[k]; n.dst == dst {
+			return string(p.names[n.start:n.end])
+		}
+	}
+	return *dst
+}
+
+func (p *parser) finishNames() {
+	all := string(p.names)
+	for _, n := range p.pending {
+		*n.dst = all[n.start:n.end]
+	}
+	p.names, p.pending = nil, nil
+}
+
+func (p *parser) strBytes(off uint32, from int64, what string) []byte {
+	if off == 0 || !p.seek(off, stringSize, from, what, -1) {
+		return nil
 	}
 	at := int64(off)
-	n := p.r.U32(what + " size")
-	data := p.r.U32(what + " data offset")
+	n := p.r.U32("string size")
+	data := p.r.U32("string data offset")
 	if n == 0 {
-		return ""
+		return nil
 	}
-	if !p.seek(data, int64(n), at+4, what+" data", -1) || !p.charge(int64(n), at, what) {
-		return ""
+	if !p.seek(data, int64(n), at+4, what, -1) || !p.charge(int64(n), at, what) {
+		return nil
 	}
 	b := p.r.Bytes(int64(n), what)
 	for i, c := range b {
 		if c == 0 {
-			b = b[:i]
-			break
+			return b[:i]
 		}
 	}
-	return string(b)
+	return b
 }
 
 // takeU32 hands out n elements of a shared arena: graphs of many small
@@ -397,11 +451,17 @@ func (p *parser) takeU32(n int) []uint32 {
 		if n > 1024 {
 			return make([]uint32, n)
 		}
-		p.u32Arena = make([]uint32, 16384)
+		p.u32Arena = make([]uint32, p.arenaChunk())
 	}
 	s := p.u32Arena[:n:n]
 	p.u32Arena = p.u32Arena[n:]
 	return s
+}
+
+// arenaChunk sizes arena chunks to the file: no vector can hold more
+// entries than a quarter of the file's bytes.
+func (p *parser) arenaChunk() int {
+	return int(min(max(p.size/16, 1024), 16384))
 }
 
 func (p *parser) takeI32(n int) []int32 {
@@ -409,7 +469,7 @@ func (p *parser) takeI32(n int) []int32 {
 		if n > 1024 {
 			return make([]int32, n)
 		}
-		p.i32Arena = make([]int32, 16384)
+		p.i32Arena = make([]int32, p.arenaChunk())
 	}
 	s := p.i32Arena[:n:n]
 	p.i32Arena = p.i32Arena[n:]

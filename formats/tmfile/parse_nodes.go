@@ -11,6 +11,7 @@ func (p *parser) nodes(vNodes uint32, from int64) {
 		return
 	}
 	p.m.Nodes = make([]Node, len(offs))
+	p.expectNames(len(offs))
 	padded, firstPad := 0, int64(-1)
 	for i, off := range offs {
 		at := int64(vNodes) + 4 + 4*int64(i)
@@ -50,11 +51,11 @@ func (p *parser) node(i int, base int64) (junkPad bool) {
 	}
 	n.DynamicShape = pad[0] != 0
 	junkPad = pad[1]|pad[2]|pad[3] != 0
-	n.Name = p.str(sName, base+16, "node name")
+	p.name(&n.Name, sName, base+16, "node name")
 	n.Inputs = p.u32s(vIn, base+4, "node input tensor indices")
 	n.Outputs = p.u32s(vOut, base+8, "node output tensor indices")
 	if tOp == 0 {
-		r.Failf(base+12, "node %d (%q) has no operator (offset_t_operator is 0)", i, n.Name)
+		r.Failf(base+12, "node %d (%q) has no operator (offset_t_operator is 0)", i, p.nameOf(&n.Name))
 		return
 	}
 	p.operator(i, n, tOp, base+12)
@@ -77,7 +78,7 @@ func (p *parser) operator(i int, n *Node, tOp uint32, from int64) {
 	}
 	info := lookupOp(n.Op.Type)
 	if info == nil {
-		p.warn(int64(tOp)+4, "node %d (%q) has operator type %d, which op-params.tsv does not define", i, n.Name, n.Op.Type)
+		p.warn(int64(tOp)+4, "node %d (%q) has operator type %d, which op-params.tsv does not define", i, p.nameOf(&n.Name), n.Op.Type)
 	}
 	// Writers place the param struct right before its TM2_Operator, so the
 	// distance between the two is the size this file's generation of the
@@ -89,7 +90,7 @@ func (p *parser) operator(i int, n *Node, tOp uint32, from int64) {
 			size = int64(info.Size)
 		}
 		p.warn(int64(tOp)+8, "node %d (%q): the param struct at %d is not right before its operator at %d; reading %d bytes, the newest %s layout",
-			i, n.Name, tParam, tOp, size, OpName(n.Op.Type))
+			i, p.nameOf(&n.Name), tParam, tOp, size, OpName(n.Op.Type))
 	}
 	if size == 0 {
 		return
@@ -111,7 +112,7 @@ func (p *parser) operator(i int, n *Node, tOp uint32, from int64) {
 			continue
 		}
 		at := int64(tParam) + int64(f.At)
-		what := fmt.Sprintf("node %d (%q) param %s", i, n.Name, f.Name)
+		what := fmt.Sprintf("node %d (%q) param %s", i, p.nameOf(&n.Name), f.Name)
 		var ref ParamRef
 		if p.optional(at, what, func() { ref = p.paramRef(f, off, at) }) {
 			n.Op.Refs = append(n.Op.Refs, ref)
@@ -169,6 +170,7 @@ func (p *parser) tensors(vTensors uint32, from int64) {
 	}
 	r := p.r
 	p.m.Tensors = make([]Tensor, len(offs))
+	p.expectNames(len(offs))
 	p.idx.tensorAt = make([]int64, len(offs))
 	for i, off := range offs {
 		at := int64(vTensors) + 4 + 4*int64(i)
@@ -186,7 +188,7 @@ func (p *parser) tensors(vTensors uint32, from int64) {
 		t.Layout = r.I32("layout")
 		t.Type = r.I32("type")
 		t.DataType = r.I32("data_type")
-		t.Name = p.str(sName, base+12, "tensor name")
+		p.name(&t.Name, sName, base+12, "tensor name")
 		t.Dims = p.i32s(vDims, base+8, "tensor dims")
 		if vDims != 0 && t.Dims == nil && p.ok() {
 			t.Dims = []int32{}
