@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"tensorscope/formats"
-	_ "tensorscope/formats/tmfile"
 	"tensorscope/formats/tmfile"
+	_ "tensorscope/formats/tmfile"
 	"tensorscope/formats/tmfile/synth"
 	"tensorscope/tensor"
 )
