@@ -61,10 +61,16 @@ func writeSummary(w io.Writer, doc *formats.Document) {
 		fmt.Fprintf(w, "\nHeader: %d fields in bytes %d..%d\n", len(doc.Header), doc.HeaderSpan.Offset, doc.HeaderSpan.Offset+doc.HeaderSpan.Len)
 		tw := newTable(w)
 		fmt.Fprintln(tw, "  offset\tsize\tfield\tvalue\tmeaning")
-		for _, h := range doc.Header {
+		for i, h := range doc.Header {
+			if i == maxHeaderLines {
+				break
+			}
 			fmt.Fprintf(tw, "  %d\t%d\t%s\t%s\t%s\n", h.Offset, h.Size, h.Name, headerValue(h.Value), h.Meaning)
 		}
 		tw.Flush()
+		if n := len(doc.Header) - maxHeaderLines; n > 0 {
+			fmt.Fprintf(w, "  … %d more fields (--json lists them all)\n", n)
+		}
 	}
 
 	if m := doc.Metadata; m != nil && len(m.Children) > 0 {
@@ -119,6 +125,10 @@ func writeSummary(w io.Writer, doc *formats.Document) {
 		fmt.Fprintf(w, "  %s\n", wn)
 	}
 }
+
+// maxHeaderLines caps the header listing of the summary: a TSR4 container
+// of a thousand tensors has ten thousand directory fields.
+const maxHeaderLines = 64
 
 func newTable(w io.Writer) *tabwriter.Writer { return tabwriter.NewWriter(w, 0, 0, 2, ' ', 0) }
 

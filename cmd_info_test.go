@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -257,5 +258,33 @@ func TestInfoUsage(t *testing.T) {
 	_, errOut, code := runCmd("info", "--", "--json")
 	if code != 1 || !strings.Contains(errOut, "tensorscope: --json: no such file") {
 		t.Errorf("info -- --json: exit %d, %q", code, errOut)
+	}
+}
+
+// TestInfoLongHeader: a TSR4 directory of many tensors is listed in full by
+// --json but cut short in the summary.
+func TestInfoLongHeader(t *testing.T) {
+	x, _ := tensor.FromBytes(make([]byte, 8), tensor.Float32, []int{2})
+	ts := make([]*tensor.Tensor, 20)
+	for i := range ts {
+		ts[i] = x
+	}
+	var buf bytes.Buffer
+	if err := tsr.EncodeV4(&buf, ts, tsr.ZLIB); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "many.tsr")
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := runCmd("info", p)
+	fields := 12 + 20*12
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("Header: %d fields", fields)) ||
+		!strings.Contains(out, fmt.Sprintf("… %d more fields (--json lists them all)", fields-maxHeaderLines)) ||
+		!strings.Contains(out, "#19    float32") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	if doc := infoOf(t, p); len(doc.Header) != fields || len(doc.Tensors) != 20 {
+		t.Errorf("--json: %d header fields, %d tensors", len(doc.Header), len(doc.Tensors))
 	}
 }

@@ -17,13 +17,20 @@ import (
 // maxJSONDepth bounds nesting so that a hostile file cannot recurse deeply.
 const maxJSONDepth = 256
 
+// maxJSONValues bounds the tree's size: each value costs about 90 bytes as
+// a node, so a hostile file of short values ("0,0,0,...") would otherwise
+// take some 45 times its size in memory. Real models hold a few values per
+// layer and per epoch.
+const maxJSONValues = 1 << 18
+
 // parseJSON turns JSON text into a metadata tree that keeps the file's key
 // order (a map would lose it). Integers stay int64; other numbers are
 // float64. base is the file offset of the text, for error messages.
 func parseJSON(text []byte, base int64) (*formats.Meta, error) {
 	dec := json.NewDecoder(bytes.NewReader(text))
 	dec.UseNumber()
-	root, err := parseValue(dec, "", 0, base)
+	p := &jsonParser{dec: dec, base: base}
+	root, err := p.value("", 0)
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +40,18 @@ func parseJSON(text []byte, base int64) (*formats.Meta, error) {
 	return root, nil
 }
 
-func parseValue(dec *json.Decoder, name string, depth int, base int64) (*formats.Meta, error) {
+type jsonParser struct {
+	dec    *json.Decoder
+	base   int64 // file offset of the text
+	values int
+}
+
+func (p *jsonParser) value(name string, depth int) (*formats.Meta, error) {
+	dec, base := p.dec, p.base
+	p.values++
+	if p.values > maxJSONValues {
+		return nil, formats.Errorf(base+dec.InputOffset(), "JSON: more than %d values; a model's JSON holds far fewer", maxJSONValues)
+	}
 	if depth > maxJSONDepth {
 		return nil, formats.Errorf(base+dec.InputOffset(), "JSON: nested more than %d levels deep", maxJSONDepth)
 	}
@@ -57,7 +75,7 @@ func parseValue(dec *json.Decoder, name string, depth int, base int64) (*formats
 				if !ok {
 					return nil, formats.Errorf(base+kat, "JSON: expected an object key, found %v", kt)
 				}
-				child, err := parseValue(dec, key, depth+1, base)
+				child, err := p.value(key, depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -70,7 +88,7 @@ func parseValue(dec *json.Decoder, name string, depth int, base int64) (*formats
 		case '[':
 			list := formats.NewList(name)
 			for i := 0; dec.More(); i++ {
-				child, err := parseValue(dec, strconv.Itoa(i), depth+1, base)
+				child, err := p.value(strconv.Itoa(i), depth+1)
 				if err != nil {
 					return nil, err
 				}

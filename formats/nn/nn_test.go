@@ -492,6 +492,8 @@ func TestCorrupt(t *testing.T) {
 	wantError(t, build(`{"a":1}x`), 23, "JSON")
 	wantError(t, build(`[1,2]`), 16, "expected an object")
 	wantError(t, build(strings.Repeat("[", 300)+strings.Repeat("]", 300)), 16+257, "nested more than")
+	manyValues := "[" + strings.Repeat("0,", maxJSONValues) + "0]"
+	wantError(t, build(`{"h":`+manyValues+`}`), 16+5+2*maxJSONValues-4, "more than 262144 values")
 	manyTensors := build(`{}`)
 	binary.LittleEndian.PutUint32(manyTensors[len(manyTensors)-4:], 1<<30)
 	wantError(t, manyTensors, countAt-jsonLen+2, "tensor count: count 1073741824")
