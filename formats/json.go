@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"math"
-	"strconv"
 )
 
 // MarshalJSON writes the document in the shape `tensorscope info --json`
@@ -107,7 +106,7 @@ func (m *Meta) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(strconv.Quote(c.Name))
+		b.Write(jsonKey(c.Name))
 		b.WriteByte(':')
 		cj, err := c.MarshalJSON()
 		if err != nil {
@@ -188,7 +187,7 @@ func (l attrList) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(strconv.Quote(a.Name))
+		b.Write(jsonKey(a.Name))
 		b.WriteByte(':')
 		v, err := json.Marshal(jsonValue(a.Value))
 		if err != nil {
@@ -247,4 +246,12 @@ func nonNilInts(s []int) []int {
 		return []int{}
 	}
 	return s
+}
+
+// jsonKey quotes an object key as JSON. strconv.Quote is not JSON: it
+// writes \x.. for invalid UTF-8 and \a, \v, \U........ escapes, which
+// real files' parameter names can trigger. json.Marshal of a string cannot fail.
+func jsonKey(s string) []byte {
+	b, _ := json.Marshal(s)
+	return b
 }

@@ -78,6 +78,54 @@ func New(s *Storage, byteOffset int64, dt DType, shape []int) (*Tensor, error) {
 	}, nil
 }
 
+// NewStrided returns a view of dt elements with explicit strides (in
+// elements, none negative) whose element 0 is at byteOffset in s — for
+// column-major or padded layouts. It fails unless every element lies
+// within s.
+func NewStrided(s *Storage, byteOffset int64, dt DType, shape, strides []int) (*Tensor, error) {
+	if !dt.Valid() {
+		return nil, fmt.Errorf("tensor: invalid dtype %d", uint8(dt))
+	}
+	if len(strides) != len(shape) {
+		return nil, fmt.Errorf("tensor: %d strides for shape %v", len(strides), shape)
+	}
+	n, err := NumElements(shape)
+	if err != nil {
+		return nil, err
+	}
+	for _, st := range strides {
+		if st < 0 {
+			return nil, fmt.Errorf("tensor: negative stride %d in %v", st, strides)
+		}
+	}
+	if byteOffset < 0 || byteOffset > int64(s.Len()) {
+		return nil, fmt.Errorf("tensor: offset %d outside storage of %d bytes", byteOffset, s.Len())
+	}
+	size := int64(dt.Size())
+	room := (int64(s.Len()) - byteOffset) / size // whole elements after byteOffset
+	if n > 0 {
+		last := int64(0) // index of the furthest element
+		for i, st := range strides {
+			if st > 0 && int64(shape[i]-1) > (room-last)/int64(st) {
+				return nil, fmt.Errorf("tensor: %s%v with strides %v at byte %d exceeds storage of %d bytes",
+					dt, shape, strides, byteOffset, s.Len())
+			}
+			last += int64(shape[i]-1) * int64(st)
+		}
+		if last >= room {
+			return nil, fmt.Errorf("tensor: %s%v with strides %v at byte %d exceeds storage of %d bytes",
+				dt, shape, strides, byteOffset, s.Len())
+		}
+	}
+	return &Tensor{
+		storage: s,
+		dtype:   dt,
+		shape:   append([]int(nil), shape...),
+		strides: append([]int(nil), strides...),
+		offset:  int(byteOffset),
+	}, nil
+}
+
 // FromBytes is New over a fresh heap Storage holding b.
 func FromBytes(b []byte, dt DType, shape []int) (*Tensor, error) {
 	return New(NewStorage(b), 0, dt, shape)

@@ -4,3 +4,5 @@
 //
 // Imports: formats and tensor.
 package tsm
+
+//go:generate go test . -run ^TestFixtures$ -args -update

@@ -1,0 +1,265 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"unicode/utf8"
+
+	"tensorscope/formats"
+)
+
+func init() { commands["info"] = runInfo }
+
+// runInfo implements `tensorscope info [--json] FILE`: a summary of the
+// file's format, header fields, metadata, tensors, graph and warnings, or
+// with --json the document in the shape automated checks rely on. It reads
+// headers only and never opens a window.
+func runInfo(args []string, stdout, stderr io.Writer) int {
+	c := newCommand("info", "tensorscope info [--json] FILE")
+	asJSON := c.flags.Bool("json", false, "print the document as one JSON object")
+	pos, status, ok := c.parse(args, stdout, stderr)
+	if !ok {
+		return status
+	}
+	if len(pos) != 1 {
+		return c.usageError(stderr, "expected one FILE, got %d arguments", len(pos))
+	}
+	doc, status := openDocument(pos[0], stderr)
+	if doc == nil {
+		return status
+	}
+	defer doc.Close()
+	if *asJSON {
+		b, err := json.Marshal(doc)
+		if err != nil {
+			return fileError(stderr, pos[0], err)
+		}
+		stdout.Write(append(b, '\n'))
+		return exitOK
+	}
+	writeSummary(stdout, doc)
+	return exitOK
+}
+
+// writeSummary prints the human summary, in the spirit of the TSR spec's
+// tsr_info: one section per pane of the viewer.
+func writeSummary(w io.Writer, doc *formats.Document) {
+	fmt.Fprintf(w, "File:     %s\n", doc.Path)
+	version := ""
+	if doc.Version != "" {
+		version = ", version " + doc.Version
+	}
+	fmt.Fprintf(w, "Format:   %s (%s)%s\n", doc.FormatName, doc.Format, version)
+	fmt.Fprintf(w, "Size:     %d bytes (%s)\n", doc.Size, humanBytes(doc.Size))
+
+	if len(doc.Header) > 0 {
+		fmt.Fprintf(w, "\nHeader: %d fields in bytes %d..%d\n", len(doc.Header), doc.HeaderSpan.Offset, doc.HeaderSpan.Offset+doc.HeaderSpan.Len)
+		tw := newTable(w)
+		fmt.Fprintln(tw, "  offset\tsize\tfield\tvalue\tmeaning")
+		for i, h := range doc.Header {
+			if i == maxHeaderLines {
+				break
+			}
+			fmt.Fprintf(tw, "  %d\t%d\t%s\t%s\t%s\n", h.Offset, h.Size, h.Name, headerValue(h.Value), h.Meaning)
+		}
+		tw.Flush()
+		if n := len(doc.Header) - maxHeaderLines; n > 0 {
+			fmt.Fprintf(w, "  … %d more fields (--json lists them all)\n", n)
+		}
+	}
+
+	if m := doc.Metadata; m != nil && len(m.Children) > 0 {
+		fmt.Fprintln(w, "\nMetadata:")
+		tw := newTable(w)
+		for _, c := range m.Children {
+			fmt.Fprintf(tw, "  %s\t%s\n", c.Name, metaSummary(c))
+		}
+		tw.Flush()
+	}
+
+	for _, t := range doc.Tables {
+		fmt.Fprintf(w, "\n%s:\n", t.Title)
+		tw := newTable(w)
+		fmt.Fprintln(tw, "  "+strings.Join(t.Columns, "\t"))
+		for _, r := range t.Rows {
+			fmt.Fprintln(tw, "  "+strings.Join(r, "\t"))
+		}
+		tw.Flush()
+	}
+
+	fmt.Fprintf(w, "\nTensors: %d\n", len(doc.Tensors))
+	if len(doc.Tensors) > 0 {
+		tw := newTable(w)
+		fmt.Fprintln(tw, "  name\tdtype\tshape\trole\toffset\tbytes\tdetails")
+		for _, e := range doc.Tensors {
+			off := "-"
+			if e.Offset >= 0 {
+				off = strconv.FormatInt(e.Offset, 10)
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%d\t%s\n", e.Name, e.DType, shapeText(e.Shape), e.Role, off, e.NBytes, tensorDetails(e))
+		}
+		tw.Flush()
+	}
+
+	if g := doc.Graph; g != nil {
+		fmt.Fprintf(w, "\nGraph: %d nodes, %d values, inputs %v, outputs %v\n", len(g.Nodes), len(g.Values), g.Inputs, g.Outputs)
+		if ops := opCounts(g); ops != "" {
+			fmt.Fprintf(w, "  ops: %s\n", ops)
+		}
+	}
+
+	if len(doc.Plots) > 0 {
+		fmt.Fprintln(w, "\nPlots:")
+		for _, p := range doc.Plots {
+			fmt.Fprintf(w, "  %s: %s\n", p.Title, plotSummary(p))
+		}
+	}
+
+	fmt.Fprintf(w, "\nWarnings: %d\n", len(doc.Warnings))
+	for _, wn := range doc.Warnings {
+		fmt.Fprintf(w, "  %s\n", wn)
+	}
+}
+
+// maxHeaderLines caps the header listing of the summary: a TSR4 container
+// of a thousand tensors has ten thousand directory fields.
+const maxHeaderLines = 64
+
+func newTable(w io.Writer) *tabwriter.Writer { return tabwriter.NewWriter(w, 0, 0, 2, ' ', 0) }
+
+func humanBytes(n int64) string {
+	units := []string{"bytes", "KiB", "MiB", "GiB", "TiB"}
+	f := float64(n)
+	i := 0
+	for f >= 1024 && i < len(units)-1 {
+		f /= 1024
+		i++
+	}
+	if i == 0 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%.1f %s", f, units[i])
+}
+
+// headerValue shows a raw field value briefly: strings quoted and cut,
+// bytes in hex (a run of zeros as such).
+func headerValue(v any) string {
+	switch x := v.(type) {
+	case string:
+		return strconv.Quote(cut(x, 32))
+	case formats.Bytes:
+		return hexBrief(x)
+	case []byte:
+		return hexBrief(x)
+	case nil:
+		return ""
+	}
+	return fmt.Sprint(v)
+}
+
+func hexBrief(b []byte) string {
+	zero := true
+	for _, c := range b {
+		if c != 0 {
+			zero = false
+			break
+		}
+	}
+	if zero {
+		return fmt.Sprintf("%d zero bytes", len(b))
+	}
+	if len(b) > 16 {
+		return fmt.Sprintf("%x… (%d bytes)", b[:16], len(b))
+	}
+	return fmt.Sprintf("%x", b)
+}
+
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "…"
+}
+
+// metaSummary shows a leaf's value, or the size of an object or list.
+func metaSummary(m *formats.Meta) string {
+	switch {
+	case m.IsLeaf():
+		if m.Value == nil {
+			return "null"
+		}
+		if s, ok := m.Value.(string); ok {
+			return cut(s, 60)
+		}
+		return cut(fmt.Sprint(m.Value), 60)
+	case m.List:
+		return fmt.Sprintf("list of %d", len(m.Children))
+	}
+	return fmt.Sprintf("object of %d keys", len(m.Children))
+}
+
+func shapeText(shape []int) string {
+	parts := make([]string, len(shape))
+	for i, d := range shape {
+		parts[i] = strconv.Itoa(d)
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+func tensorDetails(e *formats.TensorEntry) string {
+	var parts []string
+	for _, a := range e.Attrs {
+		parts = append(parts, a.Name+"="+fmt.Sprint(a.Value))
+	}
+	if q := e.Quant; q != nil {
+		parts = append(parts, fmt.Sprintf("quant: %d scales, axis %d", len(q.Scales), q.Axis))
+	}
+	if e.Note != "" {
+		parts = append(parts, e.Note)
+	}
+	if !e.HasData() && e.Note == "" {
+		parts = append(parts, "no data in the file")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// opCounts lists operator types by how often they occur: "Linear 2, ReLU 1".
+func opCounts(g *formats.Graph) string {
+	counts := map[string]int{}
+	for _, n := range g.Nodes {
+		counts[n.Op]++
+	}
+	ops := make([]string, 0, len(counts))
+	for op := range counts {
+		ops = append(ops, op)
+	}
+	sort.Slice(ops, func(i, j int) bool {
+		if counts[ops[i]] != counts[ops[j]] {
+			return counts[ops[i]] > counts[ops[j]]
+		}
+		return ops[i] < ops[j]
+	})
+	parts := make([]string, len(ops))
+	for i, op := range ops {
+		parts[i] = fmt.Sprintf("%s %d", op, counts[op])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// plotSummary shows each curve's first and last value.
+func plotSummary(p formats.Plot) string {
+	var parts []string
+	for _, s := range p.Series {
+		if len(s.Y) == 0 {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %.4g → %.4g (%d points)", s.Name, s.Y[0], s.Y[len(s.Y)-1], len(s.Y)))
+	}
+	return strings.Join(parts, ", ")
+}

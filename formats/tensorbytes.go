@@ -1,0 +1,95 @@
+package formats
+
+import (
+	"fmt"
+
+	"tensorscope/tensor"
+)
+
+// gatherSize is the buffer TensorChunks fills when a view's contiguous runs
+// are short, so that writers see few large writes instead of one per element.
+const gatherSize = 64 << 10
+
+// TensorChunks calls fn with t's elements in row-major order, as stored
+// (little-endian), in chunks that together hold exactly t.Len() elements.
+// Contiguous runs of the storage are passed without copying; short runs of a
+// strided view are gathered into a reused buffer. fn must neither modify nor
+// keep the chunk. Writers use it so that any view, contiguous or not, can be
+// written without materialising a copy of the whole tensor.
+func TensorChunks(t *tensor.Tensor, fn func(chunk []byte) error) error {
+	es := int64(t.DType().Size())
+	if es == 0 {
+		return fmt.Errorf("tensor has invalid dtype %s", t.DType())
+	}
+	shape, strides := t.Shape(), t.Strides()
+	for _, d := range shape {
+		if d == 0 {
+			return nil
+		}
+	}
+	data := t.Storage().Bytes()
+	off := int64(t.Offset())
+	lo, hi := off, off
+	for i, d := range shape {
+		span := int64(strides[i]) * es * int64(d-1)
+		if span < 0 {
+			lo += span
+		} else {
+			hi += span
+		}
+	}
+	if lo < 0 || hi+es > int64(len(data)) {
+		return fmt.Errorf("tensor %s reaches bytes %d..%d outside its storage of %d bytes",
+			t, lo, hi+es, len(data))
+	}
+
+	// The innermost dims whose strides are row-major form one contiguous run.
+	k := len(shape)
+	run := int64(1)
+	for k > 0 && (shape[k-1] == 1 || int64(strides[k-1]) == run) {
+		run *= int64(shape[k-1])
+		k--
+	}
+	runBytes := run * es
+
+	var buf []byte
+	if runBytes < gatherSize/4 {
+		buf = make([]byte, 0, gatherSize)
+	}
+	idx := make([]int, k)
+	for {
+		pos := off
+		for i := 0; i < k; i++ {
+			pos += int64(idx[i]) * int64(strides[i]) * es
+		}
+		chunk := data[pos : pos+runBytes]
+		if buf == nil {
+			if err := fn(chunk); err != nil {
+				return err
+			}
+		} else {
+			if int64(len(buf))+runBytes > int64(cap(buf)) {
+				if err := fn(buf); err != nil {
+					return err
+				}
+				buf = buf[:0]
+			}
+			buf = append(buf, chunk...)
+		}
+		i := k - 1
+		for ; i >= 0; i-- {
+			idx[i]++
+			if idx[i] < shape[i] {
+				break
+			}
+			idx[i] = 0
+		}
+		if i < 0 {
+			break
+		}
+	}
+	if len(buf) > 0 {
+		return fn(buf)
+	}
+	return nil
+}

@@ -1,0 +1,177 @@
+package graphview
+
+import (
+	"fmt"
+	"image/color"
+	"image/png"
+	"io"
+	"math"
+	"sync"
+
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/font/liberation"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/vgimg"
+
+	"tensorscope/graphview/layout"
+)
+
+// PNG size caps. An RGBA image of DefaultMaxPixels takes 128 MiB while
+// drawing; MaxPNGSide keeps both sides within what common viewers and
+// browsers open (32767).
+const (
+	DefaultMaxPixels = 32 << 20
+	MaxPNGSide       = 32000
+)
+
+// PNGScale is the scale ExportPNG uses for s: opt.Scale (default 1) reduced
+// as needed so the image has at most maxPixels pixels (DefaultMaxPixels
+// when maxPixels ≤ 0) and neither side exceeds MaxPNGSide. It also returns
+// the image size.
+func PNGScale(s *Scene, opt ExportOptions, maxPixels int) (scale float64, width, height int) {
+	if maxPixels <= 0 {
+		maxPixels = DefaultMaxPixels
+	}
+	m := opt.margin()
+	sw, sh := s.Size()
+	W, H := sw+2*m, sh+2*m
+	scale = opt.Scale
+	if !(scale > 0) || math.IsInf(scale, 0) {
+		scale = 1
+	}
+	scale = math.Min(scale, math.Sqrt(float64(maxPixels)/(W*H)))
+	scale = math.Min(scale, MaxPNGSide/W)
+	scale = math.Min(scale, MaxPNGSide/H)
+	width = max(1, int(math.Floor(W*scale)))
+	height = max(1, int(math.Floor(H*scale)))
+	return scale, width, height
+}
+
+// ExportPNG draws the whole scene into a PNG, at the scale PNGScale gives
+// (returned, so callers can say "exported at 25%"). Text too small to read
+// at that scale is left out, as are arrowheads smaller than a few pixels.
+func ExportPNG(w io.Writer, s *Scene, opt ExportOptions, maxPixels int) (float64, error) {
+	scale, pw, ph := PNGScale(s, opt, maxPixels)
+	pal := opt.palette()
+	c := vgimg.NewWith(vgimg.UseWH(vg.Length(pw), vg.Length(ph)), vgimg.UseDPI(72),
+		vgimg.UseBackgroundColor(pal.Background))
+	p := &pngPainter{c: c, scale: scale, margin: opt.margin(), height: float64(ph)}
+	drawScene(p, s, pal, detailAt(scale))
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(w, c.Image()); err != nil {
+		return scale, fmt.Errorf("graphview: writing PNG: %w", err)
+	}
+	return scale, nil
+}
+
+var (
+	fontsOnce sync.Once
+	sansFaces [2]font.Face // regular, bold
+)
+
+// exportFont is Liberation Sans (metrically Arial, bundled with gonum/plot)
+// at size pixels.
+func exportFont(size float64, bold bool) font.Face {
+	fontsOnce.Do(func() {
+		for _, f := range liberation.Collection() {
+			if f.Font.Variant != "Sans" || f.Font.Style != 0 {
+				continue
+			}
+			if f.Font.Weight > 0 {
+				sansFaces[1] = f
+			} else if f.Font.Weight == 0 {
+				sansFaces[0] = f
+			}
+		}
+	})
+	f := sansFaces[0]
+	if bold {
+		f = sansFaces[1]
+	}
+	f.Font = font.From(f.Font, vg.Length(size))
+	return f
+}
+
+type pngPainter struct {
+	c             *vgimg.Canvas
+	scale, margin float64
+	height        float64
+}
+
+// pt maps scene coordinates to the canvas (origin bottom left, 1 pt = 1 px).
+func (p *pngPainter) pt(q layout.Point) vg.Point {
+	return vg.Point{X: vg.Length((q.X + p.margin) * p.scale), Y: vg.Length(p.height - (q.Y+p.margin)*p.scale)}
+}
+
+// roundRect traces r with the given corner radii (top pair, bottom pair).
+func (p *pngPainter) roundRect(r layout.Rect, top, bottom float64) vg.Path {
+	var path vg.Path
+	a := p.pt(r.Min)
+	b := p.pt(r.Max)
+	x0, x1, yTop, yBot := a.X, b.X, a.Y, b.Y
+	t, bt := vg.Length(top*p.scale), vg.Length(bottom*p.scale)
+	path.Move(vg.Point{X: x0, Y: yTop - t})
+	path.QuadTo(vg.Point{X: x0, Y: yTop}, vg.Point{X: x0 + t, Y: yTop})
+	path.Line(vg.Point{X: x1 - t, Y: yTop})
+	path.QuadTo(vg.Point{X: x1, Y: yTop}, vg.Point{X: x1, Y: yTop - t})
+	path.Line(vg.Point{X: x1, Y: yBot + bt})
+	path.QuadTo(vg.Point{X: x1, Y: yBot}, vg.Point{X: x1 - bt, Y: yBot})
+	path.Line(vg.Point{X: x0 + bt, Y: yBot})
+	path.QuadTo(vg.Point{X: x0, Y: yBot}, vg.Point{X: x0, Y: yBot + bt})
+	path.Close()
+	return path
+}
+
+func (p *pngPainter) fillRect(r layout.Rect, top, bottom float64, fill color.NRGBA) {
+	p.c.SetColor(fill)
+	p.c.Fill(p.roundRect(r, top, bottom))
+}
+
+func (p *pngPainter) strokeRect(r layout.Rect, radius float64, stroke color.NRGBA, width float64) {
+	p.c.SetColor(stroke)
+	p.c.SetLineWidth(vg.Length(math.Max(width*p.scale, 0.5)))
+	p.c.Stroke(p.roundRect(r, radius, radius))
+}
+
+func (p *pngPainter) strokePath(ops []pathOp, stroke color.NRGBA, width float64) {
+	var path vg.Path
+	for i, op := range ops {
+		switch {
+		case i == 0:
+			path.Move(p.pt(op.p))
+		case op.quad:
+			path.QuadTo(p.pt(op.ctrl), p.pt(op.p))
+		default:
+			path.Line(p.pt(op.p))
+		}
+	}
+	p.c.SetColor(stroke)
+	p.c.SetLineWidth(vg.Length(math.Max(width*p.scale, 0.6)))
+	p.c.Stroke(path)
+}
+
+func (p *pngPainter) fillPolygon(pts []layout.Point, fill color.NRGBA) {
+	var path vg.Path
+	for i, q := range pts {
+		if i == 0 {
+			path.Move(p.pt(q))
+		} else {
+			path.Line(p.pt(q))
+		}
+	}
+	path.Close()
+	p.c.SetColor(fill)
+	p.c.Fill(path)
+}
+
+func (p *pngPainter) text(l textLine, col color.NRGBA) {
+	face := exportFont(l.size*p.scale, l.bold)
+	ext := face.Extents()
+	centre := p.pt(layout.Point{X: l.x, Y: l.top + l.height/2})
+	baseline := centre.Y - (ext.Ascent-ext.Descent)/2
+	p.c.SetColor(col)
+	p.c.FillString(face, vg.Point{X: centre.X, Y: baseline}, l.text)
+}
+
+func (p *pngPainter) beginNode(int) {}
+func (p *pngPainter) endNode()      {}

@@ -1,0 +1,56 @@
+package layout
+
+import "math"
+
+func (p Point) add(q Point) Point { return Point{p.X + q.X, p.Y + q.Y} }
+
+// add grows r to contain p.
+func (r Rect) add(p Point) Rect {
+	r.Min.X, r.Min.Y = math.Min(r.Min.X, p.X), math.Min(r.Min.Y, p.Y)
+	r.Max.X, r.Max.Y = math.Max(r.Max.X, p.X), math.Max(r.Max.Y, p.Y)
+	return r
+}
+
+// exitX is where, along the top or bottom side of a box with centre c and
+// half sizes hw, hh, a line from the centre towards p crosses that side,
+// kept off the corners so arrowheads stay on the box.
+func exitX(c Point, hw, hh float64, p Point) float64 {
+	dx, dy := p.X-c.X, p.Y-c.Y
+	x := c.X
+	if dy != 0 {
+		x += dx * math.Abs(hh/dy)
+	} else if dx != 0 {
+		x += math.Copysign(hw, dx)
+	}
+	inset := math.Min(6, hw/2)
+	return math.Max(c.X-hw+inset, math.Min(c.X+hw-inset, x))
+}
+
+// dedup drops consecutive repeated points (in place).
+func dedup(pts []Point) []Point {
+	out := pts[:1]
+	for _, p := range pts[1:] {
+		if p != out[len(out)-1] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// xAt is where the polyline first reaches height y (its first point's x if
+// it never does).
+func xAt(route []Point, y float64) float64 {
+	for i := 1; i < len(route); i++ {
+		a, b := route[i-1], route[i]
+		if (a.Y <= y && y <= b.Y) || (b.Y <= y && y <= a.Y) {
+			if a.Y == b.Y {
+				return math.Max(a.X, b.X)
+			}
+			return a.X + (b.X-a.X)*(y-a.Y)/(b.Y-a.Y)
+		}
+	}
+	if len(route) == 0 {
+		return 0
+	}
+	return route[0].X
+}

@@ -1,0 +1,127 @@
+package graphview
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+)
+
+// GraphView is a Fyne widget that draws a Scene: pan by dragging, zoom with
+// the wheel (around the pointer) or the keys + − 0 (1:1) F/Home (fit),
+// arrows to pan; tap a node or an edge. It builds canvas objects only for
+// what is in view, and at zoom levels where boxes would be a few pixels
+// wide it draws one raster image instead, so a frame costs the same on
+// 10k nodes as on 100.
+//
+// Like every Fyne widget, call its methods on the UI goroutine; from other
+// goroutines wrap the call in fyne.Do (Load does this for you).
+type GraphView struct {
+	widget.BaseWidget
+
+	// OnNodeTapped is called with the node's index when the user taps a
+	// node; the node is selected first.
+	OnNodeTapped func(node int)
+	// OnEdgeTapped is called with the edge's index when the user taps an edge.
+	OnEdgeTapped func(edge int)
+	// OnBackgroundTapped is called when a tap hits neither; the selection
+	// is cleared first.
+	OnBackgroundTapped func()
+	// OnViewChanged is called after the zoom or position changes.
+	OnViewChanged func()
+
+	scene  *Scene
+	zoom   float32
+	offset fyne.Position // where the scene's origin appears in the widget
+	// home: the view has not been touched since the scene was set, so it
+	// follows the widget's size (see Home).
+	home bool
+
+	selected, hovered, hoveredEdge int
+	lineage                        int // node whose lineage is highlighted, -1 none
+	lineNodes, lineEdges           []bool
+}
+
+// NewGraphView returns a view of s (which may be nil: an empty view until
+// SetScene).
+func NewGraphView(s *Scene) *GraphView {
+	g := &GraphView{zoom: 1, selected: -1, hovered: -1, hoveredEdge: -1, lineage: -1, home: true}
+	g.ExtendBaseWidget(g)
+	g.scene = s
+	return g
+}
+
+// CreateRenderer implements fyne.Widget.
+func (g *GraphView) CreateRenderer() fyne.WidgetRenderer { return newRenderer(g) }
+
+// Scene is the scene shown, or nil.
+func (g *GraphView) Scene() *Scene { return g.scene }
+
+// SetScene shows s, clears the selection and highlight, and goes to the
+// home view (see Home).
+func (g *GraphView) SetScene(s *Scene) {
+	g.scene = s
+	g.selected, g.hovered, g.hoveredEdge = -1, -1, -1
+	g.lineage, g.lineNodes, g.lineEdges = -1, nil, nil
+	g.Home()
+}
+
+// Load builds a scene for graph on a new goroutine (layout of a large graph
+// takes tens of milliseconds) and shows it on the UI goroutine; done, if
+// not nil, is then called there with the scene or the error.
+func (g *GraphView) Load(graph *Graph, opt SceneOptions, done func(*Scene, error)) {
+	go func() {
+		s, err := NewScene(graph, opt)
+		fyne.Do(func() {
+			if err == nil {
+				g.SetScene(s)
+			}
+			if done != nil {
+				done(s, err)
+			}
+		})
+	}()
+}
+
+// Selected is the selected node, or -1.
+func (g *GraphView) Selected() int { return g.selected }
+
+// Select selects node v (-1 clears the selection) without moving the view.
+func (g *GraphView) Select(v int) {
+	if g.scene == nil || v < 0 || v >= len(g.scene.graph.Nodes) {
+		v = -1
+	}
+	if v != g.selected {
+		g.selected = v
+		g.Refresh()
+	}
+}
+
+// HighlightLineage dims everything except node v, its ancestors and its
+// descendants and the edges between them. v < 0 clears the highlight.
+func (g *GraphView) HighlightLineage(v int) {
+	if g.scene == nil || v < 0 || v >= len(g.scene.graph.Nodes) {
+		g.ClearHighlight()
+		return
+	}
+	g.lineage = v
+	g.lineNodes, g.lineEdges = g.scene.Lineage(v)
+	g.Refresh()
+}
+
+// Highlighted is the node whose lineage is highlighted, or -1.
+func (g *GraphView) Highlighted() int { return g.lineage }
+
+// ClearHighlight undoes HighlightLineage.
+func (g *GraphView) ClearHighlight() {
+	if g.lineage < 0 {
+		return
+	}
+	g.lineage, g.lineNodes, g.lineEdges = -1, nil, nil
+	g.Refresh()
+}
+
+// Reset clears selection and highlight and returns to the home view.
+func (g *GraphView) Reset() {
+	g.selected = -1
+	g.lineage, g.lineNodes, g.lineEdges = -1, nil, nil
+	g.Home()
+}

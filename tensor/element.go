@@ -1,0 +1,166 @@
+package tensor
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// ErrIndex reports an element index that does not fit the shape.
+var ErrIndex = errors.New("index out of range")
+
+// ElementOffset returns the byte offset in the storage of the element at
+// index (one entry per dimension).
+func (t *Tensor) ElementOffset(index []int) (int, error) {
+	if len(index) != len(t.shape) {
+		return 0, fmt.Errorf("%w: %d indices for %s", ErrIndex, len(index), t)
+	}
+	off := 0
+	for k, i := range index {
+		if i < 0 || i >= t.shape[k] {
+			return 0, fmt.Errorf("%w: index %v for %s (dim %d)", ErrIndex, index, t, k)
+		}
+		off += i * t.strides[k]
+	}
+	return t.offset + off*t.dtype.Size(), nil
+}
+
+// ElementBytes returns the stored little-endian bytes of one element. The
+// slice aliases the storage and must not be modified.
+func (t *Tensor) ElementBytes(index []int) ([]byte, error) {
+	off, err := t.ElementOffset(index)
+	if err != nil {
+		return nil, err
+	}
+	return t.storage.data[off : off+t.dtype.Size() : off+t.dtype.Size()], nil
+}
+
+// Float64At returns the element at index as a float64: bool as 0 or 1,
+// integers exactly when |v| ≤ 2^53 (rounded to nearest beyond), floats
+// exactly. Complex and opaque dtypes have no single real value and fail
+// with ErrNotNumeric.
+func (t *Tensor) Float64At(index []int) (float64, error) {
+	if err := checkNumeric(t, "Float64At"); err != nil {
+		return 0, err
+	}
+	off, err := t.ElementOffset(index)
+	if err != nil {
+		return 0, err
+	}
+	return decodeOne(t.dtype, t.storage.data, off), nil
+}
+
+// ElementString returns the element at index exactly as stored, as text:
+//   - floats: the shortest decimal that reads back to the same value in the
+//     element's own type (float32 as strconv 'g' -1 32; float16 and
+//     bfloat16 likewise, shortest for their precision); NaN, +Inf, -Inf;
+//   - integers: exact decimal; bool: true or false (any nonzero byte is
+//     true);
+//   - complex: (re+imj) with each part formatted as its float type;
+//   - opaque types: 0x followed by the bytes in storage order, in hex.
+func (t *Tensor) ElementString(index []int) (string, error) {
+	b, err := t.ElementBytes(index)
+	if err != nil {
+		return "", err
+	}
+	return formatElement(t.dtype, b), nil
+}
+
+func formatElement(dt DType, b []byte) string {
+	le := binary.LittleEndian
+	switch dt {
+	case Bool:
+		return strconv.FormatBool(b[0] != 0)
+	case Int8:
+		return strconv.FormatInt(int64(int8(b[0])), 10)
+	case Uint8:
+		return strconv.FormatUint(uint64(b[0]), 10)
+	case Int16:
+		return strconv.FormatInt(int64(int16(le.Uint16(b))), 10)
+	case Uint16:
+		return strconv.FormatUint(uint64(le.Uint16(b)), 10)
+	case Int32:
+		return strconv.FormatInt(int64(int32(le.Uint32(b))), 10)
+	case Uint32:
+		return strconv.FormatUint(uint64(le.Uint32(b)), 10)
+	case Int64:
+		return strconv.FormatInt(int64(le.Uint64(b)), 10)
+	case Uint64:
+		return strconv.FormatUint(le.Uint64(b), 10)
+	case Float16:
+		return FormatFloat16(le.Uint16(b))
+	case BFloat16:
+		return FormatBFloat16(le.Uint16(b))
+	case Float32:
+		return formatFloat32(math.Float32frombits(le.Uint32(b)))
+	case Float64:
+		return strconv.FormatFloat(math.Float64frombits(le.Uint64(b)), 'g', -1, 64)
+	case Complex64:
+		return formatComplex(formatFloat32(math.Float32frombits(le.Uint32(b))),
+			formatFloat32(math.Float32frombits(le.Uint32(b[4:]))))
+	case Complex128:
+		return formatComplex(strconv.FormatFloat(math.Float64frombits(le.Uint64(b)), 'g', -1, 64),
+			strconv.FormatFloat(math.Float64frombits(le.Uint64(b[8:])), 'g', -1, 64))
+	}
+	return "0x" + hex.EncodeToString(b)
+}
+
+func formatFloat32(f float32) string { return strconv.FormatFloat(float64(f), 'g', -1, 32) }
+
+func formatComplex(re, im string) string {
+	if im[0] != '-' && im[0] != '+' {
+		im = "+" + im
+	}
+	return "(" + re + im + "j)"
+}
+
+// FormatFloat16 formats a float16 (given by its bits) as the shortest
+// decimal that rounds back to the same float16, in strconv's 'g' style.
+func FormatFloat16(h uint16) string {
+	return formatShortest(float64(Float16ToFloat32(h)), func(x float64) bool {
+		return float64ToFloat16(x) == h
+	})
+}
+
+// FormatBFloat16 is FormatFloat16 for bfloat16.
+func FormatBFloat16(b uint16) string {
+	return formatShortest(float64(BFloat16ToFloat32(b)), func(x float64) bool {
+		return float64ToBFloat16(x) == b
+	})
+}
+
+// formatShortest finds the fewest significant digits whose decimal rounds
+// back (directly from float64, without a double rounding) to the same
+// narrow value, then prints that decimal the way strconv's shortest 'g'
+// does. Besides the p-digit decimal nearest to v it tries its two
+// neighbours: at a power of two the rounding interval is lopsided, and the
+// nearest p-digit decimal can fall outside it while a neighbour does not.
+func formatShortest(v float64, same func(float64) bool) string {
+	if v != v || math.IsInf(v, 0) || v == 0 {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	for digits := 1; digits < 17; digits++ {
+		e := strconv.FormatFloat(v, 'e', digits-1, 64)
+		k := strings.IndexByte(e, 'e')
+		mant, err1 := strconv.ParseInt(strings.Replace(e[:k], ".", "", 1), 10, 64)
+		exp, err2 := strconv.Atoi(e[k+1:])
+		if err1 != nil || err2 != nil {
+			break
+		}
+		best, found := 0.0, false
+		for _, m := range []int64{mant, mant - 1, mant + 1} {
+			d, err := strconv.ParseFloat(strconv.FormatInt(m, 10)+"e"+strconv.Itoa(exp-(digits-1)), 64)
+			if err == nil && same(d) && (!found || math.Abs(d-v) < math.Abs(best-v)) {
+				best, found = d, true
+			}
+		}
+		if found {
+			return strconv.FormatFloat(best, 'g', -1, 64)
+		}
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}

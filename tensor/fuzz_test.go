@@ -1,0 +1,349 @@
+package tensor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+)
+
+// viewModel is the naive reference for a chain of view operations: the
+// shape and, in row-major order, which element of the original tensor each
+// position holds (the original holds 0, 1, 2, ... so values are positions).
+type viewModel struct {
+	shape []int
+	vals  []float64
+}
+
+func (m viewModel) at(idx []int) float64 {
+	l := 0
+	for k, i := range idx {
+		l = l*m.shape[k] + i
+	}
+	return m.vals[l]
+}
+
+func (m viewModel) remap(shape []int, src func(idx []int) []int) viewModel {
+	out := viewModel{shape: shape}
+	forEachIndex(shape, func(idx []int) { out.vals = append(out.vals, m.at(src(idx))) })
+	return out
+}
+
+// byteSource hands out fuzz bytes as small signed integers, zeros when
+// exhausted.
+type byteSource struct{ b []byte }
+
+func (s *byteSource) next() int {
+	if len(s.b) == 0 {
+		return 0
+	}
+	v := int(int8(s.b[0]))
+	s.b = s.b[1:]
+	return v
+}
+
+// count is in [0, n].
+func (s *byteSource) count(n int) int { return ((s.next() % (n + 1)) + n + 1) % (n + 1) }
+
+func (s *byteSource) small(n int) int { // mostly in [0, n), sometimes out of range
+	v := s.next()
+	if v < -100 {
+		return v
+	}
+	if n <= 0 {
+		return v % 3
+	}
+	return ((v % (n + 1)) + n + 1) % (n + 1)
+}
+
+// elementAddrs lists the byte offsets of x's elements in row-major order.
+func elementAddrs(x *Tensor) []int {
+	var out []int
+	st := x.Strides()
+	forEachIndex(x.Shape(), func(idx []int) {
+		off := x.Offset()
+		for k, i := range idx {
+			off += i * st[k] * x.DType().Size()
+		}
+		out = append(out, off)
+	})
+	return out
+}
+
+// stridedReshapeExists reports whether x's elements, in row-major order,
+// can be addressed as shape with some non-negative strides.
+func stridedReshapeExists(x *Tensor, shape []int) bool {
+	addrs := elementAddrs(x)
+	n, err := NumElements(shape)
+	if err != nil || n != len(addrs) || n == 0 {
+		return false
+	}
+	rm := RowMajorStrides(shape)
+	strides := make([]int, len(shape))
+	for k, d := range shape {
+		if d > 1 {
+			strides[k] = addrs[rm[k]] - addrs[0]
+			if strides[k] < 0 {
+				return false
+			}
+		}
+	}
+	ok := true
+	l := 0
+	forEachIndex(shape, func(idx []int) {
+		want := addrs[0]
+		for k, i := range idx {
+			want += i * strides[k]
+		}
+		ok = ok && addrs[l] == want
+		l++
+	})
+	return ok
+}
+
+// checkAgainstModel compares every element of x with the model, through
+// the naive formula, Float64At, ContiguousBytes and ComputeStats.
+func checkAgainstModel(x *Tensor, m viewModel) error {
+	if !slices.Equal(x.Shape(), m.shape) {
+		return fmt.Errorf("shape %v, model %v", x.Shape(), m.shape)
+	}
+	var err error
+	forEachIndex(m.shape, func(idx []int) {
+		if err != nil {
+			return
+		}
+		want := m.at(idx)
+		if got := naiveAt(x, idx); got != want {
+			err = fmt.Errorf("naive read at %v = %v, model %v", idx, got, want)
+			return
+		}
+		if got, e := x.Float64At(idx); e != nil || got != want {
+			err = fmt.Errorf("Float64At(%v) = %v, %v; model %v", idx, got, e, want)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	b, err := x.ContiguousBytes(context.Background())
+	if err != nil {
+		return err
+	}
+	c, err := FromBytes(b, x.DType(), x.Shape())
+	if err != nil {
+		return err
+	}
+	if got := naiveValues(c); !equalFloats(got, m.vals) && len(m.vals) > 0 {
+		return fmt.Errorf("ContiguousBytes = %v, model %v", got, m.vals)
+	}
+	st, err := ComputeStats(context.Background(), x, nil)
+	if err != nil {
+		return err
+	}
+	var sum float64
+	mn, mx := math.Inf(1), math.Inf(-1)
+	for _, v := range m.vals {
+		sum += v
+		mn, mx = min(mn, v), max(mx, v)
+	}
+	if st.Count != int64(len(m.vals)) || (len(m.vals) > 0 && (st.Min != mn || st.Max != mx || math.Abs(st.Mean-sum/float64(len(m.vals))) > 1e-9)) {
+		return fmt.Errorf("stats %+v, model count %d min %v max %v mean %v", st, len(m.vals), mn, mx, sum/float64(len(m.vals)))
+	}
+	if x.IsContiguous() && !slices.Equal(x.Strides(), RowMajorStrides(x.Shape())) {
+		return fmt.Errorf("IsContiguous with strides %v", x.Strides())
+	}
+	return nil
+}
+
+// applyViewOp performs one fuzz-chosen operation on x and the model. It
+// returns the new tensor and model, or an error if x and the model
+// disagree. A rejected operation leaves both unchanged.
+func applyViewOp(x *Tensor, m viewModel, src *byteSource) (*Tensor, viewModel, string, error) {
+	rank := x.Rank()
+	op := ((src.next() % 7) + 7) % 7
+	var (
+		y     *Tensor
+		err   error
+		name  string
+		valid bool
+		next  viewModel
+	)
+	switch op {
+	case 0:
+		dim := src.small(rank - 1)
+		start, length := src.small(4), src.small(4)
+		name = fmt.Sprintf("Slice(%d,%d,%d)", dim, start, length)
+		y, err = x.Slice(dim, start, length)
+		valid = dim >= 0 && dim < rank && length >= 1 && start >= 0 && start+length <= m.shape[dim]
+		if valid {
+			shape := slices.Clone(m.shape)
+			shape[dim] = length
+			next = m.remap(shape, func(idx []int) []int {
+				s := slices.Clone(idx)
+				s[dim] += start
+				return s
+			})
+		}
+	case 1:
+		dim, index := src.small(rank-1), src.small(4)
+		name = fmt.Sprintf("Select(%d,%d)", dim, index)
+		y, err = x.Select(dim, index)
+		valid = dim >= 0 && dim < rank && index >= 0 && index < m.shape[dim]
+		if valid {
+			shape := slices.Delete(slices.Clone(m.shape), dim, dim+1)
+			next = m.remap(shape, func(idx []int) []int { return slices.Insert(slices.Clone(idx), dim, index) })
+		}
+	case 2:
+		order := make([]int, rank)
+		for i := range order {
+			order[i] = i
+		}
+		for i := rank - 1; i > 0; i-- {
+			j := src.small(i)
+			if j >= 0 && j <= i {
+				order[i], order[j] = order[j], order[i]
+			}
+		}
+		if src.next() < -120 && rank > 0 { // occasionally invalid
+			order[0] = src.small(rank + 1)
+		}
+		name = fmt.Sprintf("Permute(%v)", order)
+		y, err = x.Permute(order)
+		sorted := slices.Sorted(slices.Values(order))
+		valid = true
+		for i, o := range sorted {
+			valid = valid && o == i
+		}
+		if valid {
+			shape := make([]int, rank)
+			for i, o := range order {
+				shape[i] = m.shape[o]
+			}
+			next = m.remap(shape, func(idx []int) []int {
+				s := make([]int, rank)
+				for i, o := range order {
+					s[o] = idx[i]
+				}
+				return s
+			})
+		}
+	case 3:
+		start, end := src.small(rank-1), src.small(rank-1)
+		name = fmt.Sprintf("DimMerge(%d,%d)", start, end)
+		y, err = x.DimMerge(start, end)
+		if start >= 0 && start <= end && end < rank {
+			shape := slices.Clone(m.shape[:start])
+			p := 1
+			for _, d := range m.shape[start : end+1] {
+				p *= d
+			}
+			shape = append(append(shape, p), m.shape[end+1:]...)
+			// An empty tensor addresses nothing: merging it may go either way.
+			valid = p == 0 || stridedReshapeExists(x, shape) || (len(m.vals) == 0 && err == nil)
+			next = viewModel{shape: shape, vals: m.vals}
+		}
+	case 4:
+		dim := src.small(rank - 1)
+		sizes := make([]int, 1+src.count(2))
+		for i := range sizes {
+			sizes[i] = src.small(4)
+		}
+		name = fmt.Sprintf("DimSplit(%d,%v)", dim, sizes)
+		y, err = x.DimSplit(dim, sizes)
+		if dim >= 0 && dim < rank {
+			p := 1
+			valid = true
+			for _, s := range sizes {
+				valid = valid && s >= 1
+				p *= s
+			}
+			valid = valid && p == m.shape[dim]
+			shape := append(append(slices.Clone(m.shape[:dim]), sizes...), m.shape[dim+1:]...)
+			next = viewModel{shape: shape, vals: m.vals}
+		}
+	case 5:
+		shape := make([]int, src.count(4))
+		rest := len(m.vals)
+		for i := range shape {
+			d := src.small(6)
+			if d > 0 && rest%d == 0 && src.next() > -100 {
+				rest /= d
+			}
+			shape[i] = d
+		}
+		if len(shape) > 0 && src.next() > -64 {
+			p := 1
+			for _, d := range shape[:len(shape)-1] {
+				p *= max(d, 1)
+			}
+			if len(m.vals)%p == 0 {
+				shape[len(shape)-1] = len(m.vals) / p
+			}
+		}
+		name = fmt.Sprintf("View(%v)", shape)
+		y, err = x.View(shape)
+		nonZero := rank > 0 && len(m.vals) > 0
+		for _, d := range shape {
+			nonZero = nonZero && d > 0
+		}
+		valid = nonZero && stridedReshapeExists(x, shape)
+		next = viewModel{shape: shape, vals: m.vals}
+	case 6:
+		name = "Contiguous"
+		y, err = x.Contiguous(context.Background())
+		valid, next = true, m
+	}
+	if err != nil {
+		if !errors.Is(err, ErrView) && op != 6 {
+			return nil, m, name, fmt.Errorf("%s: error %v does not wrap ErrView", name, err)
+		}
+		if valid {
+			return nil, m, name, fmt.Errorf("%s of shape %v strides %v rejected: %v", name, x.Shape(), x.Strides(), err)
+		}
+		return x, m, name, nil
+	}
+	if !valid {
+		return nil, m, name, fmt.Errorf("%s of shape %v strides %v accepted as %v strides %v", name, x.Shape(), x.Strides(), y.Shape(), y.Strides())
+	}
+	return y, next, name, nil
+}
+
+// FuzzViewOps runs random chains of view operations (valid or not) and
+// checks after each that nothing panicked, that exactly the valid ones
+// succeeded, and that every element of the view equals the naive model.
+func FuzzViewOps(f *testing.F) {
+	f.Add([]byte{3, 2, 3, 4, 5, 1, 24, 1, 0})
+	f.Add([]byte{2, 4, 3, 2, 1, 0, 5, 1, 12})
+	f.Add([]byte{4, 2, 1, 3, 2, 0, 1, 1, 2, 3, 0, 1, 4, 2, 2, 2})
+	f.Add([]byte{2, 3, 4, 2, 1, 0, 3, 0, 1, 5, 2, 2, 3, 6, 0, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		src := &byteSource{b: data}
+		rank := src.count(4)
+		shape := make([]int, rank)
+		for i := range shape {
+			shape[i] = src.small(4) + 1
+			if shape[i] < 1 || shape[i] > 5 {
+				shape[i] = 1
+			}
+		}
+		if rank > 0 && src.next() == -128 {
+			shape[0] = 0
+		}
+		x := seqTensor(t, shape...)
+		m := viewModel{shape: slices.Clone(shape), vals: naiveValues(x)}
+		trail := []string{fmt.Sprint(shape)}
+		for step := 0; step < 12 && len(src.b) > 0; step++ {
+			var name string
+			var err error
+			x, m, name, err = applyViewOp(x, m, src)
+			trail = append(trail, name)
+			if err != nil {
+				t.Fatalf("%v: %v", trail, err)
+			}
+			if err := checkAgainstModel(x, m); err != nil {
+				t.Fatalf("%v: %v", trail, err)
+			}
+		}
+	})
+}
