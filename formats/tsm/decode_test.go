@@ -207,6 +207,11 @@ func TestEveryDType(t *testing.T) {
 		"packed[2]":         false,
 		"empty_packed":      nil,
 		"empty_vector":      []int64{},
+		"negative[0]":       int64(-1),
+		"negative[1]":       int64(-2),
+		"negative[2]":       int64(-5),
+		"negative[3]":       int64(-7),
+		"negative[4]":       "18446744073709551615",
 		"large_FLOAT32":     `FLOAT32[5,4], tensor "all.large_FLOAT32"`,
 	}
 	for name, want := range cases {
@@ -489,4 +494,10 @@ func TestLimits(t *testing.T) {
 	if last := doc.Warnings[maxWarnings]; last.Offset != -1 || last.Message != "51 more warnings about the module are not listed" {
 		t.Errorf("last warning %v", last)
 	}
+}
+
+// TestPackedFixture reads the generated packed constant the same way as
+// the frontend's sample.
+func TestPackedFixture(t *testing.T) {
+	checkPacked(t, decodeDoc(t, readFixture(t, "packed.tsm")))
 }
