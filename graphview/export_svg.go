@@ -25,7 +25,7 @@ func ExportSVG(w io.Writer, s *Scene, opt ExportOptions) error {
 <svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="'Noto Sans', 'Liberation Sans', Arial, Helvetica, sans-serif">
 <rect width="100%%" height="100%%" fill="%s"/>
 `, num(W), num(H), num(W), num(H), hexColour(pal.Background))
-	drawScene(p, s, pal, detailAt(1))
+	drawScene(p, s, pal, detailAt(1), nil, nil)
 	bw.WriteString("</svg>\n")
 	if p.err != nil {
 		return p.err
