@@ -405,7 +405,8 @@ func (b *docBuilder) addTensor(name string, node int, f *Tensor, role formats.Ro
 	}
 	if b.pl.embedded {
 		// Offset points into the .csta, where these bytes are XORed.
-		e.Attrs = append(e.Attrs, formats.Attr{Name: "stored", Value: "XOR-obfuscated in the file; read from the decrypted copy"})
+		// The viewer reads the decrypted copy.
+		e.Attrs = append(e.Attrs, formats.Attr{Name: "obfuscated", Value: true})
 	}
 	if f.DType.IsText() && f.Elements() <= maxInlineText {
 		e.Attrs = append(e.Attrs, formats.Attr{Name: "text", Value: text(f)})
