@@ -131,15 +131,26 @@ func (t *tileDrawer) draw(dst *image.RGBA, r image.Rectangle) {
 	}
 	slices.Sort(t.edges)
 	slices.Sort(t.nodes)
+	d := detailAt(t.scale)
 	if len(t.edges) == 0 && len(t.nodes) == 0 {
 		draw.Draw(dst, r, image.NewUniform(t.pal.Background), image.Point{}, draw.Src)
+		return
+	}
+	if !d.text {
+		draw.Draw(dst, r, image.NewUniform(t.pal.Background), image.Point{}, draw.Src)
+		sub := dst.SubImage(r).(*image.RGBA)
+		// The coarse painter addresses pixels from the tile's corner.
+		tile := &image.RGBA{Pix: sub.Pix, Stride: sub.Stride, Rect: image.Rect(0, 0, r.Dx(), r.Dy())}
+		p := &coarsePainter{img: tile, scale: t.scale, margin: t.margin, x0: float64(r.Min.X), y0: float64(r.Min.Y)}
+		d.arrows = false
+		drawScene(p, t.s, t.pal, d, t.edges, t.nodes)
 		return
 	}
 	c := vgimg.NewWith(vgimg.UseWH(vg.Length(r.Dx()), vg.Length(r.Dy())), vgimg.UseDPI(72),
 		vgimg.UseBackgroundColor(t.pal.Background))
 	p := &pngPainter{c: c, scale: t.scale, margin: t.margin,
 		x0: float64(r.Min.X), y0: float64(r.Min.Y), height: float64(r.Dy())}
-	drawScene(p, t.s, t.pal, detailAt(t.scale), t.edges, t.nodes)
+	drawScene(p, t.s, t.pal, d, t.edges, t.nodes)
 	draw.Draw(dst, r, c.Image(), image.Point{}, draw.Src)
 }
 
