@@ -68,13 +68,13 @@ func TestTapNodeEdgeBackground(t *testing.T) {
 	mid := layout.Point{X: (pts[0].X + pts[1].X) / 2, Y: (pts[0].Y + pts[1].Y) / 2}
 	v.CenterOn(s.Graph().Edges[1].From)
 	test.TapAt(v, v.ToWidget(mid).Add(fyne.NewDelta(2, 0)))
-	if edge != 1 {
-		t.Fatalf("tapped edge 1: callback got %d", edge)
+	if edge != 1 || v.SelectedEdge() != 1 || v.Selected() != -1 {
+		t.Fatalf("tapped edge 1: callback got %d, selected edge %d, node %d", edge, v.SelectedEdge(), v.Selected())
 	}
 	// Far right of a chain: nothing there.
 	test.TapAt(v, fyne.NewPos(v.Size().Width-3, v.Size().Height/2))
-	if bg != 1 || v.Selected() != -1 {
-		t.Fatalf("background tap: %d calls, selection %d", bg, v.Selected())
+	if bg != 1 || v.Selected() != -1 || v.SelectedEdge() != -1 {
+		t.Fatalf("background tap: %d calls, selection %d, edge %d", bg, v.Selected(), v.SelectedEdge())
 	}
 }
 
