@@ -334,11 +334,11 @@ func TestDecodeErrors(t *testing.T) {
 	}
 }
 
-// TestLongChainIsIterative: a 300 000-node chain whose every input is a
+// TestLongChainIsIterative: a 100 000-node chain whose every input is a
 // forward reference decodes (no recursion), and closing it into a ring is
 // reported as a cycle.
 func TestLongChainIsIterative(t *testing.T) {
-	const n = 300000
+	const n = 100000
 	m := &Module{Code: Magic, Nodes: make([]Node, n), Inputs: []int{n - 1}, Outputs: []int{0}}
 	for i := range m.Nodes {
 		m.Nodes[i].Params = []Param{P(ParamOp, String("relu"))}
