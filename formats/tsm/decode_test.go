@@ -367,6 +367,7 @@ func TestWarnings(t *testing.T) {
 		m.Nodes[4].Params = append(m.Nodes[4].Params, P("type_code", Int32(1)))
 		m.Nodes[0].Params[3] = P(ParamDType, Int32(77))
 		m.Nodes[8].Params = m.Nodes[8].Params[:2] // const without value
+		m.Nodes[9].Params = append(m.Nodes[9].Params, P("value", Int32(5)), P(ParamName, String("other")))
 	})
 	data = append(data, 1, 2, 3)
 	doc := decodeDoc(t, data)
@@ -394,6 +395,12 @@ func TestWarnings(t *testing.T) {
 	}
 	if v, ok := attr(doc.Graph.Nodes[4].Reserved, "#private"); !ok || v != "kept" {
 		t.Errorf("unknown reserved parameter: %v", doc.Graph.Nodes[4].Reserved)
+	}
+	if e := doc.Tensors[doc.Graph.Values[9].Tensor]; e.Name != "fc_weights" || e.DType != tensor.Float32 {
+		t.Errorf("a repeated value replaced the first: %+v", e)
+	}
+	if n := doc.Graph.Nodes[9]; n.Name != "fc_weights" {
+		t.Errorf("a repeated #name replaced the first: %q", n.Name)
 	}
 	if v, _ := attr(doc.Graph.Nodes[3].Reserved, ParamOutputCount); v != int64(2) {
 		t.Errorf("#output_count shown as %v", v)
