@@ -79,7 +79,7 @@ func (h *Histogram) Edge(i int) float64 {
 	// as integers (stepping ulp by ulp could take 2^60 steps near zero).
 	lo, hi := orderedKey(h.Lo), orderedKey(h.Hi)
 	for lo < hi {
-		mid := lo + (hi-lo)/2
+		mid := lo + int64(uint64(hi-lo)/2) // hi−lo may exceed MaxInt64; as uint64 it is right
 		if h.Bin(fromOrderedKey(mid)) >= i {
 			hi = mid
 		} else {
