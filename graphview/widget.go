@@ -40,6 +40,8 @@ type GraphView struct {
 	hovered, hoveredEdge   int
 	lineage                int // node whose lineage is highlighted, -1 none
 	lineNodes, lineEdges   []bool
+
+	loads int // Load calls so far; only the latest one's scene is shown
 }
 
 // NewGraphView returns a view of s (which may be nil: an empty view until
@@ -68,11 +70,18 @@ func (g *GraphView) SetScene(s *Scene) {
 
 // Load builds a scene for graph on a new goroutine (layout of a large graph
 // takes tens of milliseconds) and shows it on the UI goroutine; done, if
-// not nil, is then called there with the scene or the error.
+// not nil, is then called there with the scene or the error. A Load
+// overtaken by a later one is dropped: its scene is not shown and its done
+// is not called.
 func (g *GraphView) Load(graph *Graph, opt SceneOptions, done func(*Scene, error)) {
+	g.loads++
+	id := g.loads
 	go func() {
 		s, err := NewScene(graph, opt)
 		fyne.Do(func() {
+			if id != g.loads {
+				return
+			}
 			if err == nil {
 				g.SetScene(s)
 			}

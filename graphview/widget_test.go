@@ -1,6 +1,7 @@
 package graphview
 
 import (
+	"errors"
 	"math"
 	"testing"
 	"time"
@@ -244,6 +245,21 @@ func TestLoadAsync(t *testing.T) {
 	}
 	if len(v.Scene().Graph().Nodes) != 50 {
 		t.Fatal("a failed Load replaced the scene")
+	}
+	// A slow load overtaken by a quick one never shows.
+	v.Load(generated(3000), SceneOptions{}, func(s *Scene, err error) { done <- errors.New("overtaken load finished") })
+	v.Load(generated(5), SceneOptions{}, func(s *Scene, err error) { done <- err })
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // let the big layout finish too
+	select {
+	case err := <-done:
+		t.Fatal(err)
+	default:
+	}
+	if n := len(v.Scene().Graph().Nodes); n != 5 {
+		t.Fatalf("scene has %d nodes after the latest Load of 5", n)
 	}
 }
 
