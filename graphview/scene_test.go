@@ -64,6 +64,12 @@ func TestSceneText(t *testing.T) {
 			}
 		}
 	}
+	for v := range g.Nodes {
+		w, h := NodeSize(&g.Nodes[v], EstimateMeasure)
+		if b := s.NodeBox(v); b.Max.X-b.Min.X != w || b.Max.Y-b.Min.Y != h {
+			t.Errorf("node %d: NodeSize %gx%g, box %v", v, w, h, b)
+		}
+	}
 	if s.hasBody(1) || s.NodeBox(1).Max.Y-s.NodeBox(1).Min.Y != float64(headerHeight()) {
 		t.Error("a node with only a title should be a header")
 	}
