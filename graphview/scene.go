@@ -2,7 +2,6 @@ package graphview
 
 import (
 	"fmt"
-	"math"
 
 	"tensorscope/graphview/layout"
 )
@@ -204,15 +203,4 @@ func (s *Scene) Lineage(v int) (nodes, edges []bool) {
 		nodes[i] = up[i] || down[i]
 	}
 	return nodes, edges
-}
-
-// bounds of edge e's route (zoom 1).
-func (s *Scene) edgeBounds(e int) layout.Rect {
-	pts := s.layout.Edges[e].Points
-	r := layout.Rect{Min: layout.Point{X: math.Inf(1), Y: math.Inf(1)}, Max: layout.Point{X: math.Inf(-1), Y: math.Inf(-1)}}
-	for _, p := range pts {
-		r.Min.X, r.Min.Y = math.Min(r.Min.X, p.X), math.Min(r.Min.Y, p.Y)
-		r.Max.X, r.Max.Y = math.Max(r.Max.X, p.X), math.Max(r.Max.Y, p.Y)
-	}
-	return r
 }
