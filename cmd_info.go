@@ -55,7 +55,11 @@ func writeSummary(w io.Writer, doc *formats.Document) {
 		version = ", version " + doc.Version
 	}
 	fmt.Fprintf(w, "Format:   %s (%s)%s\n", doc.FormatName, doc.Format, version)
-	fmt.Fprintf(w, "Size:     %d bytes (%s)\n", doc.Size, humanBytes(doc.Size))
+	if doc.Size < 1024 {
+		fmt.Fprintf(w, "Size:     %d bytes\n", doc.Size)
+	} else {
+		fmt.Fprintf(w, "Size:     %d bytes (%s)\n", doc.Size, humanBytes(doc.Size))
+	}
 
 	if len(doc.Header) > 0 {
 		fmt.Fprintf(w, "\nHeader: %d fields in bytes %d..%d\n", len(doc.Header), doc.HeaderSpan.Offset, doc.HeaderSpan.Offset+doc.HeaderSpan.Len)

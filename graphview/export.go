@@ -56,12 +56,18 @@ func detailAt(scale float64) detail {
 	}
 }
 
-// drawScene paints the whole scene: edges, arrowheads and labels under the
-// nodes.
-func drawScene(p painter, s *Scene, pal Palette, d detail) {
+// drawScene paints edges (with their arrowheads and labels) and then
+// nodes, each list in increasing index order; nil lists mean all.
+func drawScene(p painter, s *Scene, pal Palette, d detail, edges, nodes []int32) {
+	if edges == nil {
+		edges = iota32(len(s.graph.Edges))
+	}
+	if nodes == nil {
+		nodes = iota32(len(s.graph.Nodes))
+	}
 	var ops []pathOp
-	for _, r := range s.layout.Edges {
-		pts := r.Points
+	for _, e := range edges {
+		pts := s.layout.Edges[e].Points
 		if len(pts) < 2 {
 			continue
 		}
@@ -77,7 +83,7 @@ func drawScene(p painter, s *Scene, pal Palette, d detail) {
 		}
 	}
 	if d.labels {
-		for e := range s.layout.Edges {
+		for _, e := range edges {
 			if s.labels[e] == "" {
 				continue
 			}
@@ -87,7 +93,8 @@ func drawScene(p painter, s *Scene, pal Palette, d detail) {
 		}
 	}
 	var lines []textLine
-	for v := range s.graph.Nodes {
+	for _, n := range nodes {
+		v := int(n)
 		p.beginNode(v)
 		cat := s.graph.Nodes[v].Category
 		if cat >= numCategories {
@@ -118,4 +125,12 @@ func drawScene(p painter, s *Scene, pal Palette, d detail) {
 		}
 		p.endNode()
 	}
+}
+
+func iota32(n int) []int32 {
+	out := make([]int32, n)
+	for i := range out {
+		out[i] = int32(i)
+	}
+	return out
 }

@@ -2,10 +2,14 @@ package graphview
 
 import (
 	"fmt"
+	"image"
 	"image/color"
+	"image/draw"
 	"image/png"
 	"io"
 	"math"
+	"runtime"
+	"slices"
 	"sync"
 
 	"gonum.org/v1/plot/font"
@@ -50,18 +54,104 @@ func PNGScale(s *Scene, opt ExportOptions, maxPixels int) (scale float64, width,
 // ExportPNG draws the whole scene into a PNG, at the scale PNGScale gives
 // (returned, so callers can say "exported at 25%"). Text too small to read
 // at that scale is left out, as are arrowheads smaller than a few pixels.
+//
+// The image is drawn in tiles of pngTile pixels, each holding only what the
+// spatial index finds there: the rasterizer's cost per shape grows with the
+// canvas height, so one tall canvas would make a long chain quadratic.
+// Both cores draw tiles.
 func ExportPNG(w io.Writer, s *Scene, opt ExportOptions, maxPixels int) (float64, error) {
 	scale, pw, ph := PNGScale(s, opt, maxPixels)
 	pal := opt.palette()
-	c := vgimg.NewWith(vgimg.UseWH(vg.Length(pw), vg.Length(ph)), vgimg.UseDPI(72),
-		vgimg.UseBackgroundColor(pal.Background))
-	p := &pngPainter{c: c, scale: scale, margin: opt.margin(), height: float64(ph)}
-	drawScene(p, s, pal, detailAt(scale))
+	img := image.NewRGBA(image.Rect(0, 0, pw, ph))
+	var tiles []image.Rectangle
+	for y := 0; y < ph; y += pngTile {
+		for x := 0; x < pw; x += pngTile {
+			tiles = append(tiles, image.Rect(x, y, min(x+pngTile, pw), min(y+pngTile, ph)))
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(tiles), 4)
+	next := make(chan image.Rectangle)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t := newTileDrawer(s, pal, scale, opt.margin())
+			for r := range next {
+				t.draw(img, r)
+			}
+		}()
+	}
+	for _, r := range tiles {
+		next <- r
+	}
+	close(next)
+	wg.Wait()
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	if err := enc.Encode(w, c.Image()); err != nil {
+	if err := enc.Encode(w, img); err != nil {
 		return scale, fmt.Errorf("graphview: writing PNG: %w", err)
 	}
 	return scale, nil
+}
+
+const pngTile = 512
+
+// tileDrawer draws tiles of the PNG with its own buffers.
+type tileDrawer struct {
+	s             *Scene
+	pal           Palette
+	scale, margin float64
+	vis           visible
+	edgeSeen      []bool
+	edges, nodes  []int32
+}
+
+func newTileDrawer(s *Scene, pal Palette, scale, margin float64) *tileDrawer {
+	return &tileDrawer{s: s, pal: pal, scale: scale, margin: margin, edgeSeen: make([]bool, len(s.graph.Edges))}
+}
+
+func (t *tileDrawer) draw(dst *image.RGBA, r image.Rectangle) {
+	// Scene area of the tile, widened by what may reach into it from
+	// outside: labels beside their edges, strokes and arrowheads.
+	grow := float64(maxNodeWidth)
+	area := layout.Rect{
+		Min: layout.Point{X: float64(r.Min.X)/t.scale - t.margin - grow, Y: float64(r.Min.Y)/t.scale - t.margin - grow},
+		Max: layout.Point{X: float64(r.Max.X)/t.scale - t.margin + grow, Y: float64(r.Max.Y)/t.scale - t.margin + grow},
+	}
+	t.s.index.query(t.s, area, &t.vis)
+	t.edges, t.nodes = t.edges[:0], append(t.nodes[:0], t.vis.nodes...)
+	for _, sg := range t.vis.segs {
+		if e := t.s.index.segEdge[sg]; !t.edgeSeen[e] {
+			t.edgeSeen[e] = true
+			t.edges = append(t.edges, e)
+		}
+	}
+	for _, e := range t.edges {
+		t.edgeSeen[e] = false
+	}
+	slices.Sort(t.edges)
+	slices.Sort(t.nodes)
+	d := detailAt(t.scale)
+	if len(t.edges) == 0 && len(t.nodes) == 0 {
+		draw.Draw(dst, r, image.NewUniform(t.pal.Background), image.Point{}, draw.Src)
+		return
+	}
+	if !d.text {
+		draw.Draw(dst, r, image.NewUniform(t.pal.Background), image.Point{}, draw.Src)
+		sub := dst.SubImage(r).(*image.RGBA)
+		// The coarse painter addresses pixels from the tile's corner.
+		tile := &image.RGBA{Pix: sub.Pix, Stride: sub.Stride, Rect: image.Rect(0, 0, r.Dx(), r.Dy())}
+		p := &coarsePainter{img: tile, scale: t.scale, margin: t.margin, x0: float64(r.Min.X), y0: float64(r.Min.Y)}
+		d.arrows = false
+		drawScene(p, t.s, t.pal, d, t.edges, t.nodes)
+		return
+	}
+	c := vgimg.NewWith(vgimg.UseWH(vg.Length(r.Dx()), vg.Length(r.Dy())), vgimg.UseDPI(72),
+		vgimg.UseBackgroundColor(t.pal.Background))
+	p := &pngPainter{c: c, scale: t.scale, margin: t.margin,
+		x0: float64(r.Min.X), y0: float64(r.Min.Y), height: float64(r.Dy())}
+	drawScene(p, t.s, t.pal, d, t.edges, t.nodes)
+	draw.Draw(dst, r, c.Image(), image.Point{}, draw.Src)
 }
 
 var (
@@ -95,12 +185,14 @@ func exportFont(size float64, bold bool) font.Face {
 type pngPainter struct {
 	c             *vgimg.Canvas
 	scale, margin float64
-	height        float64
+	x0, y0        float64 // the tile's top left in the image
+	height        float64 // the tile's height
 }
 
-// pt maps scene coordinates to the canvas (origin bottom left, 1 pt = 1 px).
+// pt maps scene coordinates to the tile's canvas (origin bottom left,
+// 1 pt = 1 px).
 func (p *pngPainter) pt(q layout.Point) vg.Point {
-	return vg.Point{X: vg.Length((q.X + p.margin) * p.scale), Y: vg.Length(p.height - (q.Y+p.margin)*p.scale)}
+	return vg.Point{X: vg.Length((q.X+p.margin)*p.scale - p.x0), Y: vg.Length(p.height - ((q.Y+p.margin)*p.scale - p.y0))}
 }
 
 // roundRect traces r with the given corner radii (top pair, bottom pair).

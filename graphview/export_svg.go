@@ -22,10 +22,10 @@ func ExportSVG(w io.Writer, s *Scene, opt ExportOptions) error {
 	p := &svgPainter{w: bw, dx: m, dy: m, s: s}
 	W, H := sw+2*m, sh+2*m
 	fmt.Fprintf(bw, `<?xml version="1.0" encoding="UTF-8"?>
-<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="'Noto Sans', 'Liberation Sans', Arial, Helvetica, sans-serif">
-<rect width="100%%" height="100%%" fill="%s"/>
-`, num(W), num(H), num(W), num(H), hexColour(pal.Background))
-	drawScene(p, s, pal, detailAt(1))
+<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" stroke="none" font-family="'Noto Sans', 'Liberation Sans', Arial, Helvetica, sans-serif">
+<rect width="%s" height="%s" fill="%s"/>
+`, num(W), num(H), num(W), num(H), num(W), num(H), hexColour(pal.Background))
+	drawScene(p, s, pal, detailAt(1), nil, nil)
 	bw.WriteString("</svg>\n")
 	if p.err != nil {
 		return p.err

@@ -36,7 +36,7 @@ func generated(n int) *Graph {
 			}
 			out := c
 			if stride == 2 {
-				out = min(c*2, 512)
+				out = min(max(c*2, 64), 512)
 				s = max(s/2, 7)
 			}
 			nd.Details = []string{fmt.Sprintf("%d×%d /%d", k, k, stride), fmt.Sprintf("W %d×%d×%d×%d", out, c, k, k), fmt.Sprintf("B %d", out)}

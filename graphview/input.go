@@ -30,8 +30,8 @@ func (g *GraphView) pick(p fyne.Position) (node, edge int) {
 	return -1, g.scene.EdgeAt(q, pickTolerance/float64(g.zoom))
 }
 
-// Tapped selects the node under the pointer (or clears the selection) and
-// reports it.
+// Tapped selects the node or edge under the pointer (or clears the
+// selection) and reports it.
 func (g *GraphView) Tapped(ev *fyne.PointEvent) {
 	if c := fyne.CurrentApp().Driver().CanvasForObject(g); c != nil {
 		c.Focus(g)
@@ -44,11 +44,13 @@ func (g *GraphView) Tapped(ev *fyne.PointEvent) {
 			g.OnNodeTapped(node)
 		}
 	case edge >= 0:
+		g.SelectEdge(edge)
 		if g.OnEdgeTapped != nil {
 			g.OnEdgeTapped(edge)
 		}
 	default:
 		g.Select(-1)
+		g.SelectEdge(-1)
 		if g.OnBackgroundTapped != nil {
 			g.OnBackgroundTapped()
 		}

@@ -109,7 +109,7 @@ func (r *renderer) edgeColour(e int) (color.NRGBA, float32) {
 	ed := r.g.scene.graph.Edges[e]
 	w := float32(edgeWidth)
 	switch {
-	case e == g.hoveredEdge:
+	case e == g.hoveredEdge || e == g.selectedEdge:
 		return r.pal.Accent, w * 1.8
 	case g.selected >= 0 && (ed.From == g.selected || ed.To == g.selected):
 		return r.pal.Accent, w * 1.4

@@ -2,7 +2,6 @@ package graphview
 
 import (
 	"fmt"
-	"math"
 
 	"tensorscope/graphview/layout"
 )
@@ -57,29 +56,10 @@ func NewScene(g *Graph, opt SceneOptions) (*Scene, error) {
 	s := &Scene{graph: g, nodes: make([]sceneNode, len(g.Nodes)),
 		labels: make([]string, len(g.Edges)), labelW: make([]float64, len(g.Edges))}
 	in := &layout.Graph{Nodes: make([]layout.Node, len(g.Nodes)), Edges: make([]layout.Edge, len(g.Edges))}
-	textMax := float32(maxNodeWidth - 2*padX)
 	for i := range g.Nodes {
-		n := &g.Nodes[i]
-		sn := &s.nodes[i]
-		sn.title = fitText(measure, n.Title, titleSize, true, textMax)
-		sn.subtitle = fitText(measure, n.Subtitle, subtitleSize, false, textMax)
-		details := n.Details
-		if len(details) > maxDetailRows {
-			details = append(details[:maxDetailRows-1:maxDetailRows-1], fmt.Sprintf("+%d more", len(n.Details)-maxDetailRows+1))
-		}
-		sn.details = make([]string, len(details))
-		w := measure(sn.title, titleSize, true)
-		if sn.subtitle != "" {
-			w = max(w, measure(sn.subtitle, subtitleSize, false))
-		}
-		for j, d := range details {
-			sn.details[j] = fitText(measure, d, detailSize, false, textMax)
-			w = max(w, measure(sn.details[j], detailSize, false))
-		}
-		in.Nodes[i] = layout.Node{
-			Width:  float64(min(max(w+2*padX, minNodeWidth), maxNodeWidth)),
-			Height: float64(nodeHeight(sn)),
-		}
+		var w, h float64
+		s.nodes[i], w, h = prepareNode(&g.Nodes[i], measure)
+		in.Nodes[i] = layout.Node{Width: w, Height: h}
 	}
 	for i, e := range g.Edges {
 		in.Edges[i] = layout.Edge{From: e.From, To: e.To}
@@ -99,6 +79,36 @@ func NewScene(g *Graph, opt SceneOptions) (*Scene, error) {
 	s.index = newGrid(s)
 	s.placeLabels()
 	return s, nil
+}
+
+// NodeSize is the box a node is drawn in at zoom 1: wide enough for its
+// text (within limits; longer lines are shortened with "…"), tall enough
+// for a header and one row per body line.
+func NodeSize(n *Node, measure MeasureFunc) (w, h float64) {
+	_, w, h = prepareNode(n, measure)
+	return w, h
+}
+
+// prepareNode shortens a node's text to fit the widest box allowed and
+// sizes the box to the result.
+func prepareNode(n *Node, measure MeasureFunc) (sn sceneNode, w, h float64) {
+	textMax := float32(maxNodeWidth - 2*padX)
+	sn.title = fitText(measure, n.Title, titleSize, true, textMax)
+	sn.subtitle = fitText(measure, n.Subtitle, subtitleSize, false, textMax)
+	details := n.Details
+	if len(details) > maxDetailRows {
+		details = append(details[:maxDetailRows-1:maxDetailRows-1], fmt.Sprintf("+%d more", len(n.Details)-maxDetailRows+1))
+	}
+	sn.details = make([]string, len(details))
+	tw := measure(sn.title, titleSize, true)
+	if sn.subtitle != "" {
+		tw = max(tw, measure(sn.subtitle, subtitleSize, false))
+	}
+	for j, d := range details {
+		sn.details[j] = fitText(measure, d, detailSize, false, textMax)
+		tw = max(tw, measure(sn.details[j], detailSize, false))
+	}
+	return sn, float64(min(max(tw+2*padX, minNodeWidth), maxNodeWidth)), float64(nodeHeight(&sn))
 }
 
 // nodeHeight is the header plus one row per body line.
@@ -193,15 +203,4 @@ func (s *Scene) Lineage(v int) (nodes, edges []bool) {
 		nodes[i] = up[i] || down[i]
 	}
 	return nodes, edges
-}
-
-// bounds of edge e's route (zoom 1).
-func (s *Scene) edgeBounds(e int) layout.Rect {
-	pts := s.layout.Edges[e].Points
-	r := layout.Rect{Min: layout.Point{X: math.Inf(1), Y: math.Inf(1)}, Max: layout.Point{X: math.Inf(-1), Y: math.Inf(-1)}}
-	for _, p := range pts {
-		r.Min.X, r.Min.Y = math.Min(r.Min.X, p.X), math.Min(r.Min.Y, p.Y)
-		r.Max.X, r.Max.Y = math.Max(r.Max.X, p.X), math.Max(r.Max.Y, p.Y)
-	}
-	return r
 }

@@ -20,7 +20,8 @@ type GraphView struct {
 	// OnNodeTapped is called with the node's index when the user taps a
 	// node; the node is selected first.
 	OnNodeTapped func(node int)
-	// OnEdgeTapped is called with the edge's index when the user taps an edge.
+	// OnEdgeTapped is called with the edge's index when the user taps an
+	// edge; the edge is selected first.
 	OnEdgeTapped func(edge int)
 	// OnBackgroundTapped is called when a tap hits neither; the selection
 	// is cleared first.
@@ -35,15 +36,18 @@ type GraphView struct {
 	// follows the widget's size (see Home).
 	home bool
 
-	selected, hovered, hoveredEdge int
-	lineage                        int // node whose lineage is highlighted, -1 none
-	lineNodes, lineEdges           []bool
+	selected, selectedEdge int
+	hovered, hoveredEdge   int
+	lineage                int // node whose lineage is highlighted, -1 none
+	lineNodes, lineEdges   []bool
+
+	loads int // Load calls so far; only the latest one's scene is shown
 }
 
 // NewGraphView returns a view of s (which may be nil: an empty view until
 // SetScene).
 func NewGraphView(s *Scene) *GraphView {
-	g := &GraphView{zoom: 1, selected: -1, hovered: -1, hoveredEdge: -1, lineage: -1, home: true}
+	g := &GraphView{zoom: 1, selected: -1, selectedEdge: -1, hovered: -1, hoveredEdge: -1, lineage: -1, home: true}
 	g.ExtendBaseWidget(g)
 	g.scene = s
 	return g
@@ -59,18 +63,25 @@ func (g *GraphView) Scene() *Scene { return g.scene }
 // home view (see Home).
 func (g *GraphView) SetScene(s *Scene) {
 	g.scene = s
-	g.selected, g.hovered, g.hoveredEdge = -1, -1, -1
+	g.selected, g.selectedEdge, g.hovered, g.hoveredEdge = -1, -1, -1, -1
 	g.lineage, g.lineNodes, g.lineEdges = -1, nil, nil
 	g.Home()
 }
 
 // Load builds a scene for graph on a new goroutine (layout of a large graph
 // takes tens of milliseconds) and shows it on the UI goroutine; done, if
-// not nil, is then called there with the scene or the error.
+// not nil, is then called there with the scene or the error. A Load
+// overtaken by a later one is dropped: its scene is not shown and its done
+// is not called.
 func (g *GraphView) Load(graph *Graph, opt SceneOptions, done func(*Scene, error)) {
+	g.loads++
+	id := g.loads
 	go func() {
 		s, err := NewScene(graph, opt)
 		fyne.Do(func() {
+			if id != g.loads {
+				return
+			}
 			if err == nil {
 				g.SetScene(s)
 			}
@@ -84,13 +95,35 @@ func (g *GraphView) Load(graph *Graph, opt SceneOptions, done func(*Scene, error
 // Selected is the selected node, or -1.
 func (g *GraphView) Selected() int { return g.selected }
 
-// Select selects node v (-1 clears the selection) without moving the view.
+// Select selects node v (-1 clears the selection) without moving the
+// view. A node and an edge are never selected together.
 func (g *GraphView) Select(v int) {
 	if g.scene == nil || v < 0 || v >= len(g.scene.graph.Nodes) {
 		v = -1
 	}
-	if v != g.selected {
+	if v != g.selected || (v >= 0 && g.selectedEdge >= 0) {
 		g.selected = v
+		if v >= 0 {
+			g.selectedEdge = -1
+		}
+		g.Refresh()
+	}
+}
+
+// SelectedEdge is the selected edge, or -1.
+func (g *GraphView) SelectedEdge() int { return g.selectedEdge }
+
+// SelectEdge selects edge e (-1 clears it), drawn in the accent colour;
+// it clears the node selection.
+func (g *GraphView) SelectEdge(e int) {
+	if g.scene == nil || e < 0 || e >= len(g.scene.graph.Edges) {
+		e = -1
+	}
+	if e != g.selectedEdge || (e >= 0 && g.selected >= 0) {
+		g.selectedEdge = e
+		if e >= 0 {
+			g.selected = -1
+		}
 		g.Refresh()
 	}
 }
@@ -121,7 +154,7 @@ func (g *GraphView) ClearHighlight() {
 
 // Reset clears selection and highlight and returns to the home view.
 func (g *GraphView) Reset() {
-	g.selected = -1
+	g.selected, g.selectedEdge = -1, -1
 	g.lineage, g.lineNodes, g.lineEdges = -1, nil, nil
 	g.Home()
 }

@@ -113,3 +113,6 @@ func sameFloat(a, b float64) bool {
 }
 
 func eqInts(a, b []int) bool { return slices.Equal(a, b) }
+
+func putF32(b []byte, v float32) { binary.LittleEndian.PutUint32(b, math.Float32bits(v)) }
+func putF64(b []byte, v float64) { binary.LittleEndian.PutUint64(b, math.Float64bits(v)) }

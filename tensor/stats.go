@@ -58,10 +58,15 @@ func ComputeStats(ctx context.Context, t *Tensor, progress ProgressFunc) (Stats,
 	if err := checkNumeric(t, "stats"); err != nil {
 		return Stats{}, err
 	}
+	return computeStats(ctx, t, newProgressMeter(progress, int64(t.Len())))
+}
+
+// computeStats is ComputeStats reporting to a meter that may span several
+// passes.
+func computeStats(ctx context.Context, t *Tensor, meter *progressMeter) (Stats, error) {
 	l := newLayout(t, true)
 	plan := planChunks(l.n)
 	parts := make([]statsAcc, plan.count)
-	meter := newProgressMeter(progress, l.n)
 	err := parallel(ctx, plan.count, func() func(int) error {
 		w := newStatsWorker(&l, t.dtype)
 		return func(c int) error {

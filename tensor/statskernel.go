@@ -37,9 +37,11 @@ func (a *statsAcc) fastF32(x []float32) bool {
 		}
 		e = newExtremes(v, v)
 	}
+	entry, entryNearZero := e, e.nearZero()
 	s, th := e.s, e.th
+	tiny := uint64(math.Float32bits(e.tiny)) << 1
 	var sd0, sd1, sd2, sd3, sq0, sq1, sq2, sq3 float64
-	var z uint64
+	var zeros, tinies uint64
 	u := unsafe.Slice((*uint32)(unsafe.Pointer(&x[0])), n)
 	for len(x) >= 4 && len(u) >= 4 {
 		d0 := float64(x[0]) - s
@@ -56,20 +58,22 @@ func (a *statsAcc) fastF32(x []float32) bool {
 		sq2 += e2
 		sq3 += e3
 		if e0 > th {
-			th = e.see(d0 + s)
+			th = e.see(float64(x[0]))
 		}
 		if e1 > th {
-			th = e.see(d1 + s)
+			th = e.see(float64(x[1]))
 		}
 		if e2 > th {
-			th = e.see(d2 + s)
+			th = e.see(float64(x[2]))
 		}
 		if e3 > th {
-			th = e.see(d3 + s)
+			th = e.see(float64(x[3]))
 		}
-		// (b<<1)−1 wraps to all ones exactly for ±0.
-		z += (uint64(u[0]<<1)-1)>>63 + (uint64(u[1]<<1)-1)>>63 +
-			(uint64(u[2]<<1)-1)>>63 + (uint64(u[3]<<1)-1)>>63
+		// w = |bits|·2; w−1 wraps to all ones exactly for ±0, and w−tiny
+		// is negative exactly for |v| < tiny.
+		w0, w1, w2, w3 := uint64(u[0]<<1), uint64(u[1]<<1), uint64(u[2]<<1), uint64(u[3]<<1)
+		zeros += (w0-1)>>63 + (w1-1)>>63 + (w2-1)>>63 + (w3-1)>>63
+		tinies += (w0-tiny)>>63 + (w1-tiny)>>63 + (w2-tiny)>>63 + (w3-tiny)>>63
 		x, u = x[4:], u[4:]
 	}
 	for i := 0; i < len(x) && i < len(u); i++ {
@@ -77,32 +81,41 @@ func (a *statsAcc) fastF32(x []float32) bool {
 		sd0 += d
 		sq0 += d * d
 		if d*d > th {
-			th = e.see(d + s)
+			th = e.see(float64(x[i]))
 		}
-		z += (uint64(u[i]<<1) - 1) >> 63
+		w := uint64(u[i] << 1)
+		zeros += (w - 1) >> 63
+		tinies += (w - tiny) >> 63
 	}
 	sd := (sd0 + sd1) + (sd2 + sd3)
 	if sd-sd != 0 {
 		return false
 	}
+	if tinies > zeros || (entryNearZero && tinies > 0) {
+		e = entry
+		for _, v := range block {
+			e.mn = min(e.mn, float64(v))
+			e.mx = max(e.mx, float64(v))
+		}
+	}
 	sq := (sq0 + sq1) + (sq2 + sq3)
-	commitFast(a, block, n, s, sd, sq, int64(z), e)
+	commitFast(a, block, s, sd, sq, int64(zeros), e.mn, e.mx)
 	return true
 }
 
-// commitFast turns a fast loop's shifted sums into the block's moments,
-// falling back to an exact two-pass loop when cancellation ate too many
-// bits, and merges them.
-func commitFast[T float32 | float64](a *statsAcc, block []T, n int, s, sd, sq float64, zeros int64, e extremes) {
-	md := sd / float64(n)
-	m2 := max(sq-sd*md, 0)
-	mean := s + md
-	if float64(n)*md*md > redoThreshold*m2 {
-		mean, m2 = twoPass(block, 1)
+// commitFast turns a fast loop's sums of deviations from s into the block's
+// moments, falling back to an exact two-pass loop when cancellation ate too
+// many bits, and merges them.
+func commitFast[T float32 | float64](a *statsAcc, block []T, s, sd, sq float64, zeros int64, mn, mx float64) {
+	n := float64(len(block))
+	off := sd / n
+	m2 := max(sq-sd*off, 0)
+	if n*off*off > redoThreshold*m2 {
+		off, m2 = twoPass(block, 1, s)
 	}
 	a.zeros += zeros
-	a.mergeExtremes(e.mn, e.mx)
-	a.mergeMoments(int64(n), mean, m2, false)
+	a.mergeExtremes(mn, mx)
+	a.mergeMoments(int64(len(block)), s, off, m2, 0)
 }
 
 // addF64 accumulates a block of float64 values; tmp must hold len(x).
@@ -113,67 +126,78 @@ func (a *statsAcc) addF64(x []float64, tmp []float64) {
 	slowStats(a, x, tmp)
 }
 
+// fastF64 tracks the extremes with two plain compares: float64 deviations
+// round, so the single-compare trick of the float32 loop would not be
+// exact here.
 func (a *statsAcc) fastF64(x []float64) bool {
 	n := len(x)
 	block := x
-	var e extremes
+	var mn, mx float64
 	if a.n > 0 {
-		e = newExtremes(a.mn, a.mx)
+		mn, mx = a.mn, a.mx
 	} else {
-		v := x[0]
-		if v-v != 0 {
+		mn, mx = x[0], x[0]
+		if mn-mn != 0 {
 			return false
 		}
-		e = newExtremes(v, v)
 	}
-	s, th := e.s, e.th
+	s := mn + (mx-mn)/2
 	var sd0, sd1, sd2, sd3, sq0, sq1, sq2, sq3 float64
 	var z uint64
 	u := unsafe.Slice((*uint64)(unsafe.Pointer(&x[0])), n)
 	for len(x) >= 4 && len(u) >= 4 {
-		d0 := x[0] - s
-		d1 := x[1] - s
-		d2 := x[2] - s
-		d3 := x[3] - s
+		v0, v1, v2, v3 := x[0], x[1], x[2], x[3]
+		d0, d1, d2, d3 := v0-s, v1-s, v2-s, v3-s
 		sd0 += d0
 		sd1 += d1
 		sd2 += d2
 		sd3 += d3
-		e0, e1, e2, e3 := d0*d0, d1*d1, d2*d2, d3*d3
-		sq0 += e0
-		sq1 += e1
-		sq2 += e2
-		sq3 += e3
-		if e0 > th {
-			th = e.see(d0 + s)
+		sq0 += d0 * d0
+		sq1 += d1 * d1
+		sq2 += d2 * d2
+		sq3 += d3 * d3
+		if v0 < mn {
+			mn = v0
 		}
-		if e1 > th {
-			th = e.see(d1 + s)
+		if v0 > mx {
+			mx = v0
 		}
-		if e2 > th {
-			th = e.see(d2 + s)
+		if v1 < mn {
+			mn = v1
 		}
-		if e3 > th {
-			th = e.see(d3 + s)
+		if v1 > mx {
+			mx = v1
+		}
+		if v2 < mn {
+			mn = v2
+		}
+		if v2 > mx {
+			mx = v2
+		}
+		if v3 < mn {
+			mn = v3
+		}
+		if v3 > mx {
+			mx = v3
 		}
 		z += isZero64(u[0]) + isZero64(u[1]) + isZero64(u[2]) + isZero64(u[3])
 		x, u = x[4:], u[4:]
 	}
 	for i := 0; i < len(x) && i < len(u); i++ {
-		d := x[i] - s
+		v := x[i]
+		d := v - s
 		sd0 += d
 		sq0 += d * d
-		if d*d > th {
-			th = e.see(d + s)
-		}
+		mn = min(mn, v)
+		mx = max(mx, v)
 		z += isZero64(u[i])
 	}
 	sd := (sd0 + sd1) + (sd2 + sd3)
-	if sd-sd != 0 || max(-e.mn, e.mx) >= hugeValue {
+	if sd-sd != 0 || mn != mn || scaleFor(max(-mn, mx)) != 0 {
 		return false
 	}
 	sq := (sq0 + sq1) + (sq2 + sq3)
-	commitFast(a, block, n, s, sd, sq, int64(z), e)
+	commitFast(a, block, s, sd, sq, int64(z), mn, mx)
 	return true
 }
 
@@ -214,45 +238,45 @@ func slowStats[T float32 | float64](a *statsAcc, x, tmp []T) {
 			a.zeros++
 		}
 	}
-	scale, scaled := 1.0, false
-	if max(-mn, mx) >= hugeValue {
-		scale, scaled = scaleDown, true
-	}
-	mean, m2 := twoPass(y, scale)
+	exp := scaleFor(max(-mn, mx))
+	scale := math.Ldexp(1, exp)
+	ref := float64(y[0]) * scale
+	off, m2 := twoPass(y, scale, ref)
 	a.mergeExtremes(mn, mx)
-	a.mergeMoments(int64(k), mean, m2, scaled)
+	a.mergeMoments(int64(k), ref, off, m2, exp)
 }
 
 func (a *statsAcc) slowF32(x, tmp []float32) { slowStats(a, x, tmp) }
 
-// twoPass returns the mean and M2 of x·scale: the mean first, then the
-// squared deviations from it, corrected by the (tiny) sum of deviations.
-func twoPass[T float32 | float64](x []T, scale float64) (mean, m2 float64) {
+// twoPass returns the mean of x·scale, as an offset from ref, and M2: the
+// mean first, then the squared deviations from it, corrected by the (tiny)
+// sum of deviations.
+func twoPass[T float32 | float64](x []T, scale, ref float64) (off, m2 float64) {
 	n := float64(len(x))
 	var s0, s1 float64
 	i := 0
 	for ; i+2 <= len(x); i += 2 {
-		s0 += float64(x[i]) * scale
-		s1 += float64(x[i+1]) * scale
+		s0 += float64(x[i])*scale - ref
+		s1 += float64(x[i+1])*scale - ref
 	}
 	if i < len(x) {
-		s0 += float64(x[i]) * scale
+		s0 += float64(x[i])*scale - ref
 	}
-	mean = (s0 + s1) / n
+	off = (s0 + s1) / n
 	var q0, q1, c0, c1 float64
 	for i = 0; i+2 <= len(x); i += 2 {
-		d0 := float64(x[i])*scale - mean
-		d1 := float64(x[i+1])*scale - mean
+		d0 := (float64(x[i])*scale - ref) - off
+		d1 := (float64(x[i+1])*scale - ref) - off
 		q0 += d0 * d0
 		q1 += d1 * d1
 		c0 += d0
 		c1 += d1
 	}
 	if i < len(x) {
-		d := float64(x[i])*scale - mean
+		d := (float64(x[i])*scale - ref) - off
 		q0 += d * d
 		c0 += d
 	}
 	c := c0 + c1
-	return mean + c/n, max(q0+q1-c*c/n, 0)
+	return off + c/n, max(q0+q1-c*c/n, 0)
 }

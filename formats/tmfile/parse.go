@@ -239,6 +239,9 @@ func (p *parser) subgraph(off uint32, from int64) {
 	p.buffers(vBuffers, sg+28)
 	// Tengine's loader reads sub_info only when the subgraph vector has
 	// more than one entry; the field is uninitialised junk otherwise.
+	if p.ok() && p.idx.nSubgraphs == 1 && p.idx.subInfoField != 0 {
+		p.warn(sg+36, "offset_vo_sub_info holds %d, but the subgraph vector has one entry: junk the writer left; ignored", p.idx.subInfoField)
+	}
 	if p.ok() && p.idx.nSubgraphs > 1 && p.idx.subInfoField != 0 {
 		p.optional(sg+36, "sub-graph info (offset_vo_sub_info)", func() {
 			m.SubInfo = p.subInfo(p.idx.subInfoField, sg+36)

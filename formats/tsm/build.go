@@ -94,7 +94,8 @@ func Int32(v int32) Tensor { return Int32s([]int32{v}) }
 func Float32(v float32) Tensor { return Float32s([]float32{v}) }
 
 // Int32s is an INT32 tensor of shape (0-dim when shape is empty, so give
-// len(v) for a vector).
+// len(v) for a vector). It panics when v does not fill the shape: that is
+// a mistake in the calling code, not in any input.
 func Int32s(v []int32, shape ...int) Tensor {
 	data := make([]byte, 4*len(v))
 	for i, x := range v {
@@ -103,7 +104,8 @@ func Int32s(v []int32, shape ...int) Tensor {
 	return mustTensor(INT32, shape, data)
 }
 
-// Float32s is a FLOAT32 tensor of shape (0-dim when shape is empty).
+// Float32s is a FLOAT32 tensor of shape (0-dim when shape is empty); it
+// panics like Int32s.
 func Float32s(v []float32, shape ...int) Tensor {
 	data := make([]byte, 4*len(v))
 	for i, x := range v {

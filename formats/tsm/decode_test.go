@@ -207,6 +207,11 @@ func TestEveryDType(t *testing.T) {
 		"packed[2]":         false,
 		"empty_packed":      nil,
 		"empty_vector":      []int64{},
+		"negative[0]":       int64(-1),
+		"negative[1]":       int64(-2),
+		"negative[2]":       int64(-5),
+		"negative[3]":       int64(-7),
+		"negative[4]":       "18446744073709551615",
 		"large_FLOAT32":     `FLOAT32[5,4], tensor "all.large_FLOAT32"`,
 	}
 	for name, want := range cases {
@@ -329,11 +334,11 @@ func TestDecodeErrors(t *testing.T) {
 	}
 }
 
-// TestLongChainIsIterative: a 300 000-node chain whose every input is a
+// TestLongChainIsIterative: a 100 000-node chain whose every input is a
 // forward reference decodes (no recursion), and closing it into a ring is
 // reported as a cycle.
 func TestLongChainIsIterative(t *testing.T) {
-	const n = 300000
+	const n = 100000
 	m := &Module{Code: Magic, Nodes: make([]Node, n), Inputs: []int{n - 1}, Outputs: []int{0}}
 	for i := range m.Nodes {
 		m.Nodes[i].Params = []Param{P(ParamOp, String("relu"))}
@@ -362,6 +367,7 @@ func TestWarnings(t *testing.T) {
 		m.Nodes[4].Params = append(m.Nodes[4].Params, P("type_code", Int32(1)))
 		m.Nodes[0].Params[3] = P(ParamDType, Int32(77))
 		m.Nodes[8].Params = m.Nodes[8].Params[:2] // const without value
+		m.Nodes[9].Params = append(m.Nodes[9].Params, P("value", Int32(5)), P(ParamName, String("other")))
 	})
 	data = append(data, 1, 2, 3)
 	doc := decodeDoc(t, data)
@@ -389,6 +395,12 @@ func TestWarnings(t *testing.T) {
 	}
 	if v, ok := attr(doc.Graph.Nodes[4].Reserved, "#private"); !ok || v != "kept" {
 		t.Errorf("unknown reserved parameter: %v", doc.Graph.Nodes[4].Reserved)
+	}
+	if e := doc.Tensors[doc.Graph.Values[9].Tensor]; e.Name != "fc_weights" || e.DType != tensor.Float32 {
+		t.Errorf("a repeated value replaced the first: %+v", e)
+	}
+	if n := doc.Graph.Nodes[9]; n.Name != "fc_weights" {
+		t.Errorf("a repeated #name replaced the first: %q", n.Name)
 	}
 	if v, _ := attr(doc.Graph.Nodes[3].Reserved, ParamOutputCount); v != int64(2) {
 		t.Errorf("#output_count shown as %v", v)
@@ -489,4 +501,10 @@ func TestLimits(t *testing.T) {
 	if last := doc.Warnings[maxWarnings]; last.Offset != -1 || last.Message != "51 more warnings about the module are not listed" {
 		t.Errorf("last warning %v", last)
 	}
+}
+
+// TestPackedFixture reads the generated packed constant the same way as
+// the frontend's sample.
+func TestPackedFixture(t *testing.T) {
+	checkPacked(t, decodeDoc(t, readFixture(t, "packed.tsm")))
 }

@@ -201,7 +201,8 @@ func (b *docBuilder) node(g *formats.Graph, i int) {
 	}
 	for j := range src.Params {
 		p := &src.Params[j]
-		if repeated(src.Params, j, seen) {
+		dup := repeated(src.Params, j, seen)
+		if dup {
 			b.warn(p.Offset, "node %d repeats parameter %q; the first is used", i, p.Name)
 		}
 		if len(p.Name) >= 32 {
@@ -213,14 +214,16 @@ func (b *docBuilder) node(g *formats.Graph, i int) {
 			}
 		}
 		switch {
-		case n.Kind == formats.KindConst && p.Name == "value":
+		case n.Kind == formats.KindConst && p.Name == "value" && !dup:
 			b.constValue(g, i, p)
 		case strings.HasPrefix(p.Name, "#"):
 			if p == opParam || p == nameParam {
 				continue
 			}
 			n.Reserved = append(n.Reserved, b.attrs(i, n.Name, p)...)
-			b.reserved(v, i, p)
+			if !dup {
+				b.reserved(v, i, p)
+			}
 		default:
 			n.Attrs = append(n.Attrs, b.attrs(i, n.Name, p)...)
 		}
@@ -402,6 +405,11 @@ func (b *docBuilder) addTensor(name string, node int, f *Tensor, role formats.Ro
 			{Name: "node", Value: int64(node)},
 			{Name: "tsm dtype", Value: f.DType.String()},
 		},
+	}
+	if b.pl.embedded {
+		// Offset points into the .csta, where these bytes are XORed.
+		// The viewer reads the decrypted copy.
+		e.Attrs = append(e.Attrs, formats.Attr{Name: "obfuscated", Value: true})
 	}
 	if f.DType.IsText() && f.Elements() <= maxInlineText {
 		e.Attrs = append(e.Attrs, formats.Attr{Name: "text", Value: text(f)})

@@ -59,9 +59,6 @@ var dtypeSizes = [...]int{
 	1, 4, 8, 16,
 }
 
-// Known reports whether the code is one TenniS defines (0..32).
-func (d DType) Known() bool { return d <= SINK8Q7 }
-
 // Size is the element size in bytes; ok is false for codes TenniS does not
 // define, whose data cannot be skipped.
 func (d DType) Size() (size int, ok bool) {
@@ -145,49 +142,4 @@ func (d DType) TensorDType() (dt tensor.DType, exact bool) {
 		}
 	}
 	return tensor.Invalid, false
-}
-
-// FromTensorDType is the TenniS code for a tensor core type, for writers.
-func FromTensorDType(dt tensor.DType) (DType, error) {
-	switch dt {
-	case tensor.Int8:
-		return INT8, nil
-	case tensor.Uint8:
-		return UINT8, nil
-	case tensor.Int16:
-		return INT16, nil
-	case tensor.Uint16:
-		return UINT16, nil
-	case tensor.Int32:
-		return INT32, nil
-	case tensor.Uint32:
-		return UINT32, nil
-	case tensor.Int64:
-		return INT64, nil
-	case tensor.Uint64:
-		return UINT64, nil
-	case tensor.Float16:
-		return FLOAT16, nil
-	case tensor.Float32:
-		return FLOAT32, nil
-	case tensor.Float64:
-		return FLOAT64, nil
-	case tensor.Bool:
-		return BOOLEAN, nil
-	case tensor.Complex64:
-		return COMPLEX64, nil
-	case tensor.Complex128:
-		return COMPLEX128, nil
-	case tensor.Void8:
-		return UNKNOWN8, nil
-	case tensor.Void16:
-		return UNKNOWN16, nil
-	case tensor.Void32:
-		return UNKNOWN32, nil
-	case tensor.Void64:
-		return UNKNOWN64, nil
-	case tensor.Void128:
-		return UNKNOWN128, nil
-	}
-	return VOID, fmt.Errorf("tsm: no TenniS dtype for %s", dt)
 }

@@ -44,11 +44,22 @@ func allDTypesModule() *Module {
 		P("one", sampleField(INT64, []int{1})),
 		P("packed", Int32(7), String("x"), Bool(false)),
 		P("empty_packed"),
-		P("empty_vector", Int32s(nil, 0)))
+		P("empty_vector", Int32s(nil, 0)),
+		P("negative", mustField(INT8, []byte{0xff}), mustField(INT16, []byte{0xfe, 0xff}),
+			Int32(-5), mustField(INT64, []byte{0xf9, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}),
+			mustField(UINT64, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})))
 	x := b.Input("x", FLOAT16, 2, 3)
 	n := b.Node("every_dtype", "all", append([]int{x}, consts...), params...)
 	b.Output(n)
 	return b.Module()
+}
+
+func mustField(d DType, data []byte) Tensor {
+	t, err := NewTensor(d, nil, data)
+	if err != nil {
+		panic(err)
+	}
+	return t
 }
 
 // sampleField makes a field of d and shape whose bytes count up from 1

@@ -3,9 +3,6 @@ package tsm
 // Magic is the header code of TenniS module format V1 (bytes 29 09 91 19).
 const Magic uint32 = 0x19910929
 
-// HeaderSize is the fixed header: fake, code and 120 user bytes.
-const HeaderSize = 128
-
 // UserDataSize is the length of the header's user-defined area.
 const UserDataSize = 120
 

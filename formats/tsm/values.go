@@ -9,7 +9,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/x448/float16"
+	"tensorscope/tensor"
 )
 
 // Limits of what is shown inline as an attribute value; larger parameters
@@ -114,7 +114,7 @@ func floatAt(t *Tensor, i int) float64 {
 	b := t.Data
 	switch t.DType {
 	case FLOAT16:
-		return float64(float16.Frombits(binary.LittleEndian.Uint16(b[2*i:])).Float32())
+		return float64(tensor.Float16ToFloat32(binary.LittleEndian.Uint16(b[2*i:])))
 	case FLOAT32:
 		return float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:])))
 	case FLOAT64:

@@ -63,6 +63,7 @@ func decodeV3(src *formats.Source) (*formats.Document, error) {
 	payloadSize := f.u64("payload_size")
 	rawSize := f.u64("raw_data_size")
 	crc := f.u32("crc32")
+	f.mean(fmt.Sprintf("0x%08x", crc))
 	reserved2 := f.u32("reserved_2")
 	padding := f.bytes("padding", headerSizeV3-paddingV3At)
 	if err := f.r.Err(); err != nil {

@@ -97,9 +97,9 @@ func decodeV4(src *formats.Source) (*formats.Document, error) {
 	}
 	if got := headerCRC(data); got != hcrc {
 		doc.Warn(headerCRCAt, "header CRC-32 mismatch: the header records 0x%08x, its bytes have 0x%08x", hcrc, got)
-		doc.Header[hcrcField].Meaning = fmt.Sprintf("mismatch: computed 0x%08x", got)
+		doc.Header[hcrcField].Meaning = fmt.Sprintf("0x%08x, mismatch: the header's bytes give 0x%08x", hcrc, got)
 	} else {
-		doc.Header[hcrcField].Meaning = "ok"
+		doc.Header[hcrcField].Meaning = fmt.Sprintf("0x%08x, matches the header", hcrc)
 	}
 	if reserved0 != 0 {
 		doc.Warn(44, "reserved_0 is %d, expected 0", reserved0)
@@ -165,6 +165,7 @@ func readEntryV4(doc *formats.Document, f *fields, i int, mode uint32, dirEnd, s
 	offset := f.u64(p + "data_offset")
 	payload := f.u64(p + "payload_size")
 	crc := f.u32(p + "data_crc32")
+	f.mean(fmt.Sprintf("0x%08x", crc))
 	if err := f.r.Err(); err != nil {
 		return nil, err
 	}

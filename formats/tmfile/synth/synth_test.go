@@ -9,7 +9,6 @@ import (
 
 	"tensorscope/formats"
 	"tensorscope/formats/tmfile"
-	_ "tensorscope/formats/tmfile"
 	"tensorscope/formats/tmfile/synth"
 	"tensorscope/tensor"
 )

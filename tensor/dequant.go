@@ -1,0 +1,90 @@
+package tensor
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+)
+
+// Dequantize maps integer tensor t to a new contiguous float32 tensor of
+// the same shape, value = (q − zeroPoint)·scale computed in float64 and
+// rounded once to float32. scales and zeroPoints each have one entry for
+// the whole tensor or one per index along axis (per channel); zeroPoints
+// may also be empty (all zero). axis is ignored, and may be −1, when both
+// have at most one entry.
+func Dequantize(ctx context.Context, t *Tensor, scales []float64, zeroPoints []int64, axis int) (*Tensor, error) {
+	if !t.dtype.IsInteger() {
+		return nil, fmt.Errorf("dequantize %s: want an integer tensor", t)
+	}
+	if len(scales) == 0 {
+		return nil, fmt.Errorf("dequantize %s: no scales", t)
+	}
+	channels, inner := 1, int64(1)
+	if len(scales) > 1 || len(zeroPoints) > 1 {
+		if axis < 0 || axis >= t.Rank() {
+			return nil, fmt.Errorf("dequantize %s: %d scales and %d zero points need an axis in [0,%d), got %d",
+				t, len(scales), len(zeroPoints), t.Rank(), axis)
+		}
+		channels = t.shape[axis]
+		for _, d := range t.shape[axis+1:] {
+			inner *= int64(d)
+		}
+	}
+	if len(scales) != 1 && len(scales) != channels {
+		return nil, fmt.Errorf("dequantize %s: %d scales for %d channels along axis %d", t, len(scales), channels, axis)
+	}
+	if len(zeroPoints) > 1 && len(zeroPoints) != channels {
+		return nil, fmt.Errorf("dequantize %s: %d zero points for %d channels along axis %d", t, len(zeroPoints), channels, axis)
+	}
+	// Per-channel tables, broadcasting single entries.
+	sc := make([]float64, channels)
+	zp := make([]float64, channels)
+	for c := range channels {
+		sc[c] = scales[min(c, len(scales)-1)]
+		if len(zeroPoints) > 0 {
+			zp[c] = float64(zeroPoints[min(c, len(zeroPoints)-1)])
+		}
+	}
+
+	l := newLayout(t, false)
+	out := make([]byte, 4*l.n)
+	plan := planChunks(l.n)
+	err := parallel(ctx, plan.count, func() func(int) error {
+		var pos int64 // row-major index of the next value delivered
+		var ip int64  // position inside the current run of inner values
+		ch := 0
+		put := func(v, zero, scale float64) {
+			binary.LittleEndian.PutUint32(out[4*pos:], math.Float32bits(float32((v-zero)*scale)))
+			pos++
+			if ip++; ip == inner {
+				ip = 0
+				if ch++; ch == channels {
+					ch = 0
+				}
+			}
+		}
+		reader := newBlockReader(&l, t.dtype, statsBlock,
+			func(x []float32) {
+				for _, v := range x {
+					put(float64(v), zp[ch], sc[ch])
+				}
+			},
+			func(x []float64) {
+				for _, v := range x {
+					put(v, zp[ch], sc[ch])
+				}
+			})
+		return func(c int) error {
+			lo, hi := plan.bounds(c)
+			return steps(ctx, lo, hi, nil, func(lo, hi int64) {
+				pos, ip, ch = lo, lo%inner, int((lo/inner)%int64(channels))
+				reader.read(lo, hi)
+			})
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return FromBytes(out, Float32, t.shape)
+}

@@ -1,0 +1,441 @@
+package tensor
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// Histogram counts the values of a tensor in len(Counts) equal-width bins
+// over [Lo, Hi]. Finite values below Lo or above Hi are counted in Below and
+// Above, non-finite values in NaN, PosInf and NegInf; nothing is dropped.
+//
+// The binning formula, exactly as computed (in float64):
+//
+//	bin(v) = min(⌊(v − Lo)·S⌋, len(Counts) − 1)   for Lo ≤ v ≤ Hi
+//
+// where S = len(Counts)/(Hi − Lo), nudged up by ulps until (Hi − Lo)·S ≥
+// len(Counts) so that no value above Hi can reach a bin (when Hi − Lo
+// overflows, v, Lo and Hi are halved first). A value equal to Hi lands in
+// the last bin. Bin evaluates the formula; Edge gives each bin's exact
+// lower edge under it, so the edges a UI draws are the ones used.
+type Histogram struct {
+	Lo, Hi                            float64
+	Counts                            []int64
+	NaN, PosInf, NegInf, Below, Above int64
+
+	scale    float64 // S
+	pre      float64 // 1, or ½ when Hi − Lo overflows
+	integral bool    // the values are integers (bool and integer dtypes)
+}
+
+// MaxBins bounds the number of bins of a histogram.
+const MaxBins = 1 << 24
+
+func newHistogram(bins int, lo, hi float64) *Histogram {
+	h := &Histogram{Lo: lo, Hi: hi, Counts: make([]int64, bins), pre: 1}
+	w := hi - lo
+	if math.IsInf(w, 0) {
+		h.pre = 0.5
+		w = hi*0.5 - lo*0.5
+	}
+	nb := float64(bins)
+	h.scale = nb / w
+	for w*h.scale < nb {
+		h.scale = math.Nextafter(h.scale, math.Inf(1))
+	}
+	return h
+}
+
+// Bin returns the bin of v by the formula above: −1 for v below Lo (and
+// for NaN), len(Counts) for v above Hi.
+func (h *Histogram) Bin(v float64) int {
+	bins := len(h.Counts)
+	switch {
+	case !(v >= h.Lo):
+		return -1
+	case v > h.Hi:
+		return bins
+	}
+	t := (v*h.pre - h.Lo*h.pre) * h.scale
+	if t >= float64(bins) {
+		return bins - 1
+	}
+	return int(t)
+}
+
+// Edge returns the lower edge of bin i: the smallest float64 v with
+// Bin(v) ≥ i. Edge(0) is Lo and Edge(len(Counts)) is Hi (the last bin
+// includes Hi). Bin i holds the values in [Edge(i), Edge(i+1)).
+func (h *Histogram) Edge(i int) float64 {
+	bins := len(h.Counts)
+	switch {
+	case i <= 0:
+		return h.Lo
+	case i >= bins:
+		return h.Hi
+	}
+	// Bin is monotone in v: bisect over the float64s in [Lo, Hi], ordered
+	// as integers (stepping ulp by ulp could take 2^60 steps near zero).
+	lo, hi := orderedKey(h.Lo), orderedKey(h.Hi)
+	for lo < hi {
+		mid := lo + int64(uint64(hi-lo)/2) // hi−lo may exceed MaxInt64; as uint64 it is right
+		if h.Bin(fromOrderedKey(mid)) >= i {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return fromOrderedKey(lo)
+}
+
+// orderedKey maps float64s (not NaN) to int64s in the same order; ±0 both
+// map to 0.
+func orderedKey(f float64) int64 {
+	b := math.Float64bits(f)
+	if b>>63 == 0 {
+		return int64(b)
+	}
+	return -int64(b &^ (1 << 63))
+}
+
+func fromOrderedKey(k int64) float64 {
+	if k >= 0 {
+		return math.Float64frombits(uint64(k))
+	}
+	return math.Float64frombits(uint64(-k) | 1<<63)
+}
+
+// Total is the number of values counted, finite or not.
+func (h *Histogram) Total() int64 {
+	return h.Finite() + h.NaN + h.PosInf + h.NegInf
+}
+
+// Finite is the number of finite values counted (in bins, Below or Above).
+func (h *Histogram) Finite() int64 {
+	n := h.Below + h.Above
+	for _, c := range h.Counts {
+		n += c
+	}
+	return n
+}
+
+// Percentile estimates the p-th percentile (0 ≤ p ≤ 100) of the finite
+// values, interpolating linearly between order statistics as NumPy's
+// default does. Order statistics are placed evenly inside their bin, so
+// the estimate is within one bin width of the true percentile; values
+// below Lo or above Hi are taken as Lo or Hi. For integer data a bin that
+// can hold only one integer yields that integer exactly. It returns NaN for
+// p outside [0, 100] or when there are no finite values.
+func (h *Histogram) Percentile(p float64) float64 {
+	n := h.Finite()
+	if n == 0 || !(p >= 0 && p <= 100) {
+		return math.NaN()
+	}
+	r := p / 100 * float64(n-1)
+	k := int64(math.Floor(r))
+	lo := h.orderStat(k)
+	if frac := r - float64(k); frac > 0 && k+1 < n {
+		return lo + frac*(h.orderStat(k+1)-lo)
+	}
+	return lo
+}
+
+// orderStat estimates the k-th smallest finite value (0-based).
+func (h *Histogram) orderStat(k int64) float64 {
+	if k < h.Below {
+		return h.Lo
+	}
+	cum := h.Below
+	for i, c := range h.Counts {
+		if k < cum+c {
+			lo, hi := h.Edge(i), h.Edge(i+1)
+			if h.integral {
+				first := math.Ceil(lo)
+				last := first
+				if i == len(h.Counts)-1 {
+					last = math.Floor(hi)
+				} else if next := first + 1; next < hi {
+					last = next
+				}
+				if first == last {
+					return first
+				}
+			}
+			return lo + (float64(k-cum)+0.5)/float64(c)*(hi-lo)
+		}
+		cum += c
+	}
+	return h.Hi
+}
+
+// histAcc is one worker's histogram: counts go to four interleaved uint32
+// lanes (so that runs of equal values do not serialise on one counter) and
+// are flushed to the int64 totals before they could overflow.
+type histAcc struct {
+	h       *Histogram // totals
+	lanes   []uint32   // 4 × bins
+	pending int64
+	lo, s   float64
+	nb      float64
+}
+
+const histFlushAt = 1 << 31
+
+func newHistAcc(h *Histogram) *histAcc {
+	bins := len(h.Counts)
+	return &histAcc{
+		h:     &Histogram{Lo: h.Lo, Hi: h.Hi, Counts: make([]int64, bins), scale: h.scale, pre: h.pre},
+		lanes: make([]uint32, 4*bins),
+		lo:    h.Lo, s: h.scale, nb: float64(bins),
+	}
+}
+
+func (a *histAcc) flush() {
+	bins := len(a.h.Counts)
+	l0, l1, l2, l3 := a.lanes[:bins], a.lanes[bins:2*bins], a.lanes[2*bins:3*bins], a.lanes[3*bins:]
+	for i := range a.h.Counts {
+		a.h.Counts[i] += int64(l0[i]) + int64(l1[i]) + int64(l2[i]) + int64(l3[i])
+	}
+	clear(a.lanes)
+	a.pending = 0
+}
+
+// slow counts one value the fast loop could not place.
+//
+//go:noinline
+func (a *histAcc) slow(v float64) {
+	h := a.h
+	switch b := h.Bin(v); {
+	case v != v:
+		h.NaN++
+	case v > math.MaxFloat64:
+		h.PosInf++
+	case v < -math.MaxFloat64:
+		h.NegInf++
+	case b < 0:
+		h.Below++
+	case b >= len(h.Counts):
+		h.Above++
+	default:
+		h.Counts[b]++
+	}
+}
+
+func (a *histAcc) addF32(x []float32) {
+	if a.pending+int64(len(x)) >= histFlushAt {
+		a.flush()
+	}
+	a.pending += int64(len(x))
+	if a.h.pre != 1 {
+		for _, v := range x {
+			a.slow(float64(v))
+		}
+		return
+	}
+	bins := len(a.h.Counts)
+	l0, l1, l2, l3 := a.lanes[:bins], a.lanes[bins:2*bins], a.lanes[2*bins:3*bins], a.lanes[3*bins:4*bins]
+	lo, s, nb := a.lo, a.s, a.nb
+	for len(x) >= 4 {
+		t0 := (float64(x[0]) - lo) * s
+		t1 := (float64(x[1]) - lo) * s
+		t2 := (float64(x[2]) - lo) * s
+		t3 := (float64(x[3]) - lo) * s
+		if t0 >= 0 && t0 < nb {
+			l0[int(t0)]++
+		} else {
+			a.slow(float64(x[0]))
+		}
+		if t1 >= 0 && t1 < nb {
+			l1[int(t1)]++
+		} else {
+			a.slow(float64(x[1]))
+		}
+		if t2 >= 0 && t2 < nb {
+			l2[int(t2)]++
+		} else {
+			a.slow(float64(x[2]))
+		}
+		if t3 >= 0 && t3 < nb {
+			l3[int(t3)]++
+		} else {
+			a.slow(float64(x[3]))
+		}
+		x = x[4:]
+	}
+	for _, v := range x {
+		if t := (float64(v) - lo) * s; t >= 0 && t < nb {
+			l0[int(t)]++
+		} else {
+			a.slow(float64(v))
+		}
+	}
+}
+
+func (a *histAcc) addF64(x []float64) {
+	if a.pending+int64(len(x)) >= histFlushAt {
+		a.flush()
+	}
+	a.pending += int64(len(x))
+	if a.h.pre != 1 {
+		for _, v := range x {
+			a.slow(v)
+		}
+		return
+	}
+	bins := len(a.h.Counts)
+	l0, l1 := a.lanes[:bins], a.lanes[bins:2*bins]
+	lo, s, nb := a.lo, a.s, a.nb
+	for len(x) >= 2 {
+		t0 := (x[0] - lo) * s
+		t1 := (x[1] - lo) * s
+		if t0 >= 0 && t0 < nb {
+			l0[int(t0)]++
+		} else {
+			a.slow(x[0])
+		}
+		if t1 >= 0 && t1 < nb {
+			l1[int(t1)]++
+		} else {
+			a.slow(x[1])
+		}
+		x = x[2:]
+	}
+	for _, v := range x {
+		if t := (v - lo) * s; t >= 0 && t < nb {
+			l0[int(t)]++
+		} else {
+			a.slow(v)
+		}
+	}
+}
+
+// ComputeHistogram counts t's values in bins equal-width bins over
+// [lo, hi]. With lo == hi == 0, or either NaN, the range is the finite
+// minimum and maximum, found by a first pass (a constant tensor gets a
+// range widened around its value; one without finite values gets [0, 1]).
+// Progress covers both passes.
+func ComputeHistogram(ctx context.Context, t *Tensor, bins int, lo, hi float64, progress ProgressFunc) (*Histogram, error) {
+	if err := checkNumeric(t, "histogram"); err != nil {
+		return nil, err
+	}
+	if bins < 1 || bins > MaxBins {
+		return nil, fmt.Errorf("histogram of %s: %d bins, want 1..%d", t, bins, MaxBins)
+	}
+	auto := (lo == 0 && hi == 0) || lo != lo || hi != hi
+	if !auto && !(lo < hi && !math.IsInf(lo, 0) && !math.IsInf(hi, 0)) {
+		return nil, fmt.Errorf("histogram of %s: range [%v, %v] is not a finite non-empty interval", t, lo, hi)
+	}
+	n := int64(t.Len())
+	passes := int64(1)
+	if auto {
+		passes = 2
+	}
+	meter := newProgressMeter(progress, passes*n)
+	if auto {
+		st, err := computeStats(ctx, t, meter)
+		if err != nil {
+			return nil, err
+		}
+		lo, hi = autoRange(st)
+	}
+	return computeHistogram(ctx, t, bins, lo, hi, meter)
+}
+
+// autoRange is the histogram range for the finite values described by st.
+func autoRange(st Stats) (lo, hi float64) {
+	if st.Finite == 0 {
+		return 0, 1
+	}
+	lo, hi = st.Min, st.Max
+	if lo == hi {
+		d := max(0.5, math.Abs(lo)*0x1p-20)
+		lo, hi = max(lo-d, -math.MaxFloat64), min(hi+d, math.MaxFloat64)
+	}
+	return lo, hi
+}
+
+func computeHistogram(ctx context.Context, t *Tensor, bins int, lo, hi float64, meter *progressMeter) (*Histogram, error) {
+	h := newHistogram(bins, lo, hi)
+	h.integral = t.dtype == Bool || t.dtype.IsInteger()
+	l := newLayout(t, true)
+	plan := planChunks(l.n)
+	var accs []*histAcc
+	accCh := make(chan *histAcc, maxChunks)
+	err := parallel(ctx, plan.count, func() func(int) error {
+		acc := newHistAcc(h)
+		accCh <- acc
+		reader := newBlockReader(&l, t.dtype, statsBlock, acc.addF32, acc.addF64)
+		return func(c int) error {
+			lo, hi := plan.bounds(c)
+			return steps(ctx, lo, hi, meter, reader.read)
+		}
+	})
+	close(accCh)
+	for a := range accCh {
+		accs = append(accs, a)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range accs {
+		a.flush()
+		for i, c := range a.h.Counts {
+			h.Counts[i] += c
+		}
+		h.NaN += a.h.NaN
+		h.PosInf += a.h.PosInf
+		h.NegInf += a.h.NegInf
+		h.Below += a.h.Below
+		h.Above += a.h.Above
+	}
+	return h, nil
+}
+
+// Percentiles returns the percentiles ps (each in [0, 100]) of t's finite
+// values: a statistics pass finds the range, then a 4096-bin histogram
+// over it places each percentile to within one bin width, (max−min)/4096
+// (see Histogram.Percentile). p = 0 and p = 100 are the exact minimum and
+// maximum. All are NaN when t has no finite values. Progress covers both
+// passes.
+func Percentiles(ctx context.Context, t *Tensor, ps []float64, progress ProgressFunc) ([]float64, error) {
+	if err := checkNumeric(t, "percentiles"); err != nil {
+		return nil, err
+	}
+	for _, p := range ps {
+		if !(p >= 0 && p <= 100) {
+			return nil, fmt.Errorf("percentiles of %s: %v is not in [0, 100]", t, p)
+		}
+	}
+	meter := newProgressMeter(progress, 2*int64(t.Len()))
+	st, err := computeStats(ctx, t, meter)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, len(ps))
+	if st.Finite == 0 {
+		for i := range out {
+			out[i] = math.NaN()
+		}
+		return out, nil
+	}
+	lo, hi := autoRange(st)
+	h, err := computeHistogram(ctx, t, PercentileBins, lo, hi, meter)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range ps {
+		switch p {
+		case 0:
+			out[i] = st.Min
+		case 100:
+			out[i] = st.Max
+		default:
+			out[i] = min(max(h.Percentile(p), st.Min), st.Max)
+		}
+	}
+	return out, nil
+}
+
+// PercentileBins is the resolution of Percentiles.
+const PercentileBins = 4096
