@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"strings"
 
 	"tensorscope/formats"
@@ -89,35 +88,8 @@ func openDocument(path string, stderr io.Writer) (*formats.Document, int) {
 // was found" (or "tensorscope: FILE: reason" when the failure has no place
 // in the file) on one line and returns the bad-file status.
 func fileError(stderr io.Writer, path string, err error) int {
-	fmt.Fprintf(stderr, "tensorscope: %s: %s\n", path, oneLine(describeError(path, err)))
+	fmt.Fprintf(stderr, "tensorscope: %s: %s\n", path, oneLine(formats.Describe(path, err)))
 	return exitBadFile
-}
-
-func describeError(path string, err error) string {
-	var fe *formats.Error
-	if errors.As(err, &fe) {
-		msg := fe.Msg
-		if fe.Offset >= 0 {
-			msg = fmt.Sprintf("at byte %d: %s", fe.Offset, msg)
-		}
-		if f := formats.Lookup(fe.Format); f != nil {
-			msg += " (read as " + f.Name + ")"
-		}
-		return msg
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	// Errors from the registry and the mapping start with the path.
-	msg := err.Error()
-	if rest, ok := strings.CutPrefix(msg, path+": "); ok {
-		return rest
-	}
-	if rest, ok := strings.CutPrefix(msg, path+" "); ok {
-		return rest
-	}
-	return msg
 }
 
 func oneLine(s string) string {

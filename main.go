@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"tensorscope/assets"
 	_ "tensorscope/internal/earlyenv" // must initialise before Fyne and sqweek/dialog; see its comment
 	"tensorscope/ui"
 )
@@ -53,7 +54,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	ui.Run(AppID, args)
+	ui.Run(ui.Options{
+		AppID: AppID, Version: Version, Icon: assets.Icon, Paths: args,
+		DemoName: "demo.tmfile", Demo: assets.DemoModel,
+	})
 	return 0
 }
 

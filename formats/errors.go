@@ -3,6 +3,8 @@ package formats
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"strings"
 )
 
 // Error is a decoding failure at a place in a file: it names the file, the
@@ -53,4 +55,35 @@ func truncatedf(offset int64, format string, args ...any) *Error {
 	e := Errorf(offset, format, args...)
 	e.truncated = true
 	return e
+}
+
+// Describe words err for someone who already knows it is about path:
+// "at byte 16: dtype: expected one of 1 FP32, 2 INT8, 3 INT32, found 9
+// (read as TSR v1 tensor file)", or the bare reason ("no such file or
+// directory") when the failure has no place in the file.
+func Describe(path string, err error) string {
+	var fe *Error
+	if errors.As(err, &fe) {
+		msg := fe.Msg
+		if fe.Offset >= 0 {
+			msg = fmt.Sprintf("at byte %d: %s", fe.Offset, msg)
+		}
+		if f := Lookup(fe.Format); f != nil {
+			msg += " (read as " + f.Name + ")"
+		}
+		return msg
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	// Errors from the registry and the mapping start with the path.
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, path+": "); ok {
+		return rest
+	}
+	if rest, ok := strings.CutPrefix(msg, path+" "); ok {
+		return rest
+	}
+	return msg
 }

@@ -16,18 +16,26 @@ import (
 // docTab is the content of one document tab: a warnings strip above the
 // panes (Tensors, Header, Metadata, and Graph for models).
 type docTab struct {
-	mw      *MainWindow
-	doc     *viewmodel.Doc
-	item    *container.TabItem
-	panes   *container.AppTabs
-	tensors *tensorPane
+	mw        *MainWindow
+	doc       *viewmodel.Doc // nil while the file is opening
+	item      *container.TabItem
+	panes     *container.AppTabs
+	tensors   *tensorPane
+	cancelled bool // closed before the file finished opening
 }
 
-func newDocTab(mw *MainWindow, d *viewmodel.Doc) *docTab {
-	dt := &docTab{mw: mw, doc: d}
-	dt.item = container.NewTabItem(d.Title(), widget.NewLabel(""))
+// newPendingTab is the tab of a file still being decoded.
+func newPendingTab(mw *MainWindow, name string) *docTab {
+	bar := widget.NewProgressBarInfinite()
+	msg := widget.NewLabelWithStyle("Opening "+name+"…", fyne.TextAlignCenter, fyne.TextStyle{})
+	content := container.NewCenter(container.NewVBox(msg, container.NewGridWrap(fyne.NewSize(300, bar.MinSize().Height), bar)))
+	return &docTab{mw: mw, item: container.NewTabItem(name, content)}
+}
+
+// setDoc fills a pending tab with its opened document.
+func (dt *docTab) setDoc(d *viewmodel.Doc) {
+	dt.doc = d
 	dt.rebuild()
-	return dt
 }
 
 // rebuild makes the panes anew for the current document (after a reload).
@@ -41,9 +49,7 @@ func (dt *docTab) rebuild() {
 	)
 	dt.item.Content = container.NewBorder(warningsStrip(dt.mw.win, d), nil, nil, nil, dt.panes)
 	dt.item.Text = d.Title()
-	if dt.mw.tabs != nil {
-		dt.mw.tabs.Refresh()
-	}
+	dt.mw.tabs.Refresh()
 }
 
 // close stops background work of the tab.
@@ -55,6 +61,9 @@ func (dt *docTab) close() {
 
 // focusFilter shows the Tensors pane and puts the cursor in its filter.
 func (dt *docTab) focusFilter() {
+	if dt.doc == nil {
+		return
+	}
 	dt.panes.SelectIndex(0)
 	dt.mw.win.Canvas().Focus(dt.tensors.filter)
 }

@@ -10,7 +10,7 @@ import (
 )
 
 var headerColumns = []string{"Field", "Offset", "Size", "Value", "Meaning"}
-var headerWidths = []float32{170, 110, 50, 190, 260}
+var headerWidths = []float32{180, 150, 44, 170, 260}
 
 // newHeaderPane shows the header fields as a table beside a hex dump;
 // selecting a field highlights its bytes, tapping a byte selects its field.
@@ -27,6 +27,7 @@ func newHeaderPane(d *viewmodel.Doc) fyne.CanvasObject {
 				BGColor: theme.Color(theme.ColorNamePrimary),
 			})
 		}
+		hex.Refresh() // cell style changes alone do not reach rows already drawn
 	}
 	table = widget.NewTableWithHeaders(
 		func() (int, int) { return len(hv.Fields), len(headerColumns) },
@@ -69,7 +70,7 @@ func newHeaderPane(d *viewmodel.Doc) fyne.CanvasObject {
 	if len(hv.Fields) == 0 {
 		return widget.NewLabel("This format has no fixed header fields.")
 	}
-	split := container.NewHSplit(table, container.NewScroll(hexTap))
+	split := container.NewVSplit(table, container.NewScroll(hexTap))
 	split.Offset = 0.55
 	return split
 }

@@ -83,6 +83,13 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 		container.NewTabItem("Values", v.valuesTab()),
 		container.NewTabItem("Facts", v.facts),
 	)
+	// Hidden tabs may skip redraws; bring the shown one up to date.
+	v.tabs.OnSelected = func(*container.TabItem) {
+		v.heat.Refresh()
+		v.bar.Refresh()
+		v.hist.raster.Refresh()
+		v.values.Refresh()
+	}
 	status := container.NewBorder(nil, nil, v.busy, nil, v.progress)
 	top := container.NewVBox(v.title, v.summary, v.pcts, v.dequant, status, v.message)
 	v.content = container.NewBorder(top, nil, nil, nil, v.tabs)
@@ -455,7 +462,7 @@ func (h *histogramView) draw(w, ht int) image.Image {
 	}
 	img := h.in.RenderHistogram(w, ht, plotStyle())
 	if img == nil {
-		img = image.NewNRGBA(image.Rect(0, 0, 1, 1))
+		return image.NewNRGBA(image.Rect(0, 0, 1, 1)) // not cached: the histogram is on its way
 	}
 	h.cache, h.key = img, [2]int{w, ht}
 	return img

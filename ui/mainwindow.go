@@ -73,37 +73,48 @@ func (mw *MainWindow) Start() {
 	}
 }
 
-// Open opens path in a new tab; errors are shown in a dialog naming the file.
+// Open opens path in a new tab; errors are shown in a dialog naming the
+// file. The tab appears at once (showing progress), so tabs keep the order
+// files were opened in however long each takes to decode.
 func (mw *MainWindow) Open(path string) {
-	mw.beginOpen(filepath.Base(path))
-	mw.ws.Open(path, mw.finishOpen)
+	dt := mw.beginOpen(filepath.Base(path))
+	mw.ws.Open(path, func(d *viewmodel.Doc, err error) { mw.finishOpen(dt, d, err) })
 }
 
 // OpenBytes opens an in-memory file in a new tab.
 func (mw *MainWindow) OpenBytes(name string, data []byte) {
-	mw.beginOpen(name)
-	mw.ws.OpenBytes(name, data, mw.finishOpen)
+	dt := mw.beginOpen(name)
+	mw.ws.OpenBytes(name, data, func(d *viewmodel.Doc, err error) { mw.finishOpen(dt, d, err) })
 }
 
-func (mw *MainWindow) beginOpen(name string) {
+func (mw *MainWindow) beginOpen(name string) *docTab {
 	mw.opening++
 	mw.status.SetText("Opening " + name + "…")
-}
-
-func (mw *MainWindow) finishOpen(d *viewmodel.Doc, err error) {
-	mw.opening--
-	if mw.opening == 0 {
-		mw.status.SetText("")
-	}
-	if err != nil {
-		dialog.ShowError(err, mw.win)
-		return
-	}
-	dt := newDocTab(mw, d)
+	dt := newPendingTab(mw, name)
 	mw.docTabs = append(mw.docTabs, dt)
 	mw.tabs.Append(dt.item)
 	mw.tabs.Select(dt.item)
 	mw.showTabs()
+	return dt
+}
+
+func (mw *MainWindow) finishOpen(dt *docTab, d *viewmodel.Doc, err error) {
+	mw.opening--
+	if mw.opening == 0 {
+		mw.status.SetText("")
+	}
+	if dt.cancelled {
+		if d != nil {
+			mw.ws.Close(d) // the tab was closed while the file was opening
+		}
+		return
+	}
+	if err != nil {
+		mw.removeTab(dt)
+		dialog.ShowError(err, mw.win)
+		return
+	}
+	dt.setDoc(d)
 	mw.win.SetMainMenu(mw.mainMenu()) // refresh Open Recent
 	mw.updateTitle()
 }
@@ -139,7 +150,15 @@ func (mw *MainWindow) closeTab(dt *docTab) {
 		return
 	}
 	dt.close()
-	mw.ws.Close(dt.doc)
+	if dt.doc != nil {
+		mw.ws.Close(dt.doc)
+	} else {
+		dt.cancelled = true
+	}
+	mw.removeTab(dt)
+}
+
+func (mw *MainWindow) removeTab(dt *docTab) {
 	mw.tabs.Remove(dt.item)
 	for i, t := range mw.docTabs {
 		if t == dt {
@@ -153,7 +172,7 @@ func (mw *MainWindow) closeTab(dt *docTab) {
 
 func (mw *MainWindow) reload() {
 	dt := mw.current()
-	if dt == nil {
+	if dt == nil || dt.doc == nil {
 		return
 	}
 	mw.status.SetText("Reloading " + dt.doc.Title() + "…")
@@ -178,7 +197,7 @@ func (mw *MainWindow) cycleTab(step int) {
 
 func (mw *MainWindow) updateTitle() {
 	if dt := mw.current(); dt != nil {
-		mw.win.SetTitle(dt.doc.Title() + " — Tensorscope")
+		mw.win.SetTitle(dt.item.Text + " — Tensorscope")
 		return
 	}
 	mw.win.SetTitle("Tensorscope")

@@ -52,7 +52,7 @@ func newMetaPane(win fyne.Window, d *viewmodel.Doc) fyne.CanvasObject {
 	if extras == nil {
 		return left
 	}
-	split := container.NewHSplit(left, container.NewVScroll(extras))
+	split := container.NewHSplit(left, container.NewScroll(extras))
 	split.Offset = 0.4
 	return split
 }
@@ -74,7 +74,7 @@ func metaExtras(d *viewmodel.Doc) fyne.CanvasObject {
 		ci := canvas.NewImageFromImage(img)
 		ci.FillMode = canvas.ImageFillContain
 		ci.SetMinSize(fyne.NewSize(640, 300))
-		parts = append(parts, ci)
+		parts = append(parts, container.NewHBox(ci))
 	}
 	if len(parts) == 0 {
 		return nil
@@ -82,21 +82,21 @@ func metaExtras(d *viewmodel.Doc) fyne.CanvasObject {
 	return container.NewVBox(parts...)
 }
 
-// newStaticTable shows a small table at its full height (it lives in a
-// scrolling column, so it must not scroll itself).
+// newStaticTable shows a small table at its full size (it lives in a
+// scrolling column, so it must not scroll itself): one box per column, each
+// as wide as its widest cell; labels share one height, so rows line up.
 func newStaticTable(cols []string, rows [][]string) fyne.CanvasObject {
-	grid := container.NewGridWithColumns(len(cols))
-	for _, c := range cols {
-		grid.Add(widget.NewLabelWithStyle(c, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
-	}
-	for _, r := range rows {
-		for i := range cols {
+	table := container.NewHBox()
+	for i, c := range cols {
+		col := container.NewVBox(widget.NewLabelWithStyle(c, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		for _, r := range rows {
 			text := ""
 			if i < len(r) {
 				text = r[i]
 			}
-			grid.Add(widget.NewLabel(text))
+			col.Add(widget.NewLabel(text))
 		}
+		table.Add(col)
 	}
-	return grid
+	return table
 }

@@ -10,7 +10,7 @@ import (
 	"tensorscope/viewmodel"
 )
 
-var tensorColumnWidths = [...]float32{220, 90, 130, 90, 90}
+var tensorColumnWidths = [...]float32{190, 76, 120, 84, 80}
 
 // tensorPane is the filterable, sortable tensor list beside the inspector.
 type tensorPane struct {
@@ -78,7 +78,7 @@ func newTensorPane(win fyne.Window, d *viewmodel.Doc) *tensorPane {
 	p.updateCount()
 	left := container.NewBorder(container.NewBorder(nil, nil, nil, p.count, p.filter), nil, nil, nil, p.table)
 	split := container.NewHSplit(left, p.inspector.content)
-	split.Offset = 0.36
+	split.Offset = 0.42
 	p.content = split
 	return p
 }

@@ -22,7 +22,9 @@ type PropRow struct {
 	Node         int
 }
 
-func row(label, value string) PropRow { return PropRow{Label: label, Value: value, Tensor: -1, Node: -1} }
+func row(label, value string) PropRow {
+	return PropRow{Label: label, Value: value, Tensor: -1, Node: -1}
+}
 
 // NodeProperties describes view node v: op, name, every decoded attribute,
 // and its inputs and outputs with dtype and shape.

@@ -341,11 +341,11 @@ func colourise(r *HeatmapImage, cmap *Colormap, mode RangeMode, lo, hi float64) 
 			i := y*g.Cols + x
 			v := g.Values[i]
 			switch {
-			case g.NaN[i] > 0:
+			case cellCount(g.NaN, i) > 0:
 				v = math.NaN()
-			case g.PosInf[i] > 0:
+			case cellCount(g.PosInf, i) > 0:
 				v = math.Inf(1)
-			case g.NegInf[i] > 0:
+			case cellCount(g.NegInf, i) > 0:
 				v = math.Inf(-1)
 			}
 			img.SetNRGBA(x, y, cmap.Color(v, lo, hi))
@@ -372,8 +372,17 @@ func (in *Inspector) CellInfo(row, col int) string {
 	}
 	i := row*g.Cols + col
 	s := fmt.Sprintf("rows %d–%d, cols %d–%d: %s %s", r0, r1, c0, c1, r.Reduction, FormatFloat(g.Values[i], 6))
-	if g.NaN[i]+g.PosInf[i]+g.NegInf[i] > 0 {
-		s += fmt.Sprintf(" (nan %d, +inf %d, −inf %d)", g.NaN[i], g.PosInf[i], g.NegInf[i])
+	if n, p, m := cellCount(g.NaN, i), cellCount(g.PosInf, i), cellCount(g.NegInf, i); n+p+m > 0 {
+		s += fmt.Sprintf(" (nan %d, +inf %d, −inf %d)", n, p, m)
 	}
 	return s
+}
+
+// cellCount reads a grid's per-cell count, which is nil when the plane has
+// no value of that kind.
+func cellCount(counts []int64, i int) int64 {
+	if counts == nil {
+		return 0
+	}
+	return counts[i]
 }

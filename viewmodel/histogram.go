@@ -190,6 +190,13 @@ func renderHistogram(r *tensor.Histogram, logCounts bool, w, h int, style PlotSt
 		hist.Bins = append(hist.Bins, plotter.HistogramBin{Min: lo, Max: lo + width, Weight: float64(c)})
 	}
 	p.Add(hist)
+	var peak int64
+	for _, c := range r.Counts {
+		peak = max(peak, c)
+	}
+	if !logCounts && peak > 0 {
+		p.Y.Min, p.Y.Max = 0, float64(peak)*1.08 // headroom above the tallest bar
+	}
 	if logCounts {
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}

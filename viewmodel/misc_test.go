@@ -90,8 +90,12 @@ func TestMetaTree(t *testing.T) {
 }
 
 func TestOpenErrorNamesFileOnce(t *testing.T) {
-	err := OpenError("/tmp/m.tsr", errors.New("/tmp/m.tsr (tsr): at byte 16: dtype 9 is not 1, 2 or 3"))
-	if got := err.Error(); got != "Could not open m.tsr: (tsr): at byte 16: dtype 9 is not 1, 2 or 3" {
+	fe := formats.Errorf(16, "dtype: expected 1, 2 or 3, found 9")
+	fe.Path = "/tmp/m.tsr"
+	if got := OpenError("/tmp/m.tsr", fe).Error(); got != "Could not open m.tsr: at byte 16: dtype: expected 1, 2 or 3, found 9" {
+		t.Errorf("%q", got)
+	}
+	if got := OpenError("/tmp/m.bin", errors.New("/tmp/m.bin: unknown format: not one of A, B")).Error(); got != "Could not open m.bin: unknown format: not one of A, B" {
 		t.Errorf("%q", got)
 	}
 	if !errors.Is(OpenError("x", os.ErrNotExist), os.ErrNotExist) {

@@ -5,6 +5,7 @@ import (
 	"image/color"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -32,20 +33,26 @@ func (s PlotStyle) apply(p *plot.Plot) {
 	p.BackgroundColor = s.Background
 	size := s.FontSize
 	if size == 0 {
-		size = 11
+		size = 13
 	}
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
 		a.Color = s.Foreground
 		a.Label.TextStyle.Color = s.Foreground
-		a.Label.TextStyle.Font.Size = size
+		a.Label.TextStyle.Font = sans(size)
 		a.Tick.Color = s.Foreground
 		a.Tick.Label.Color = s.Foreground
-		a.Tick.Label.Font.Size = size - 1
+		a.Tick.Label.Font = sans(size - 1)
 	}
 	p.Title.TextStyle.Color = s.Foreground
-	p.Title.TextStyle.Font.Size = size + 1
+	p.Title.TextStyle.Font = sans(size + 1)
 	p.Legend.TextStyle.Color = s.Foreground
-	p.Legend.TextStyle.Font.Size = size - 1
+	p.Legend.TextStyle.Font = sans(size - 1)
+}
+
+// sans is gonum/plot's bundled Liberation Sans, closer to the UI's text
+// than the default serif.
+func sans(size vg.Length) font.Font {
+	return font.Font{Typeface: "Liberation", Variant: "Sans", Size: size}
 }
 
 func (s PlotStyle) seriesColor(i int) color.Color {
@@ -95,10 +102,10 @@ func RenderPlot(fp formats.Plot, w, h int, style PlotStyle) (image.Image, error)
 	return drawPlot(p, w, h), nil
 }
 
-// drawPlot renders p at exactly w×h pixels (72 dpi: 1 pt = 1 px).
+// drawPlot renders p at exactly w×h pixels (72 dpi: 1 pt = 1 px). The
+// canvas owns its image: vgimg copies one passed in with UseImage.
 func drawPlot(p *plot.Plot, w, h int) image.Image {
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	c := vgimg.NewWith(vgimg.UseImage(img), vgimg.UseDPI(72))
+	c := vgimg.NewWith(vgimg.UseWH(vg.Length(w), vg.Length(h)), vgimg.UseDPI(72))
 	p.Draw(draw.New(c))
-	return img
+	return c.Image()
 }

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"tensorscope/tensor"
 )
 
 // Poster runs f on the UI goroutine. The ui package passes fyne.Do; tests
@@ -15,8 +17,9 @@ type Poster func(f func())
 func Immediate(f func()) { f() }
 
 // Progress reports how much of a task is done; both are counts of the same
-// unit (elements, bytes). It may be called from several goroutines.
-type Progress func(done, total int64)
+// unit (elements, bytes). It may be called from several goroutines. It is
+// the tensor core's progress type, so tasks pass it straight through.
+type Progress = tensor.ProgressFunc
 
 // Task is background work that can be cancelled. Its results and progress
 // reach the UI goroutine through the Poster it was started with, and never

@@ -133,8 +133,7 @@ func (s Source) Display() string {
 }
 
 // OpenError words a failure to open for a dialog: it names the file, then
-// the problem. The codecs' errors already start with the path; it is not
-// repeated.
+// the problem, with its byte offset when it has one.
 func OpenError(path string, err error) error {
 	if err == nil {
 		return nil
@@ -148,14 +147,7 @@ type openError struct {
 }
 
 func (e *openError) Error() string {
-	msg := e.err.Error()
-	if len(msg) > len(e.path) && msg[:len(e.path)] == e.path {
-		msg = msg[len(e.path):]
-		if len(msg) > 2 && msg[:2] == ": " {
-			msg = msg[2:]
-		}
-	}
-	return fmt.Sprintf("Could not open %s: %s", filepath.Base(e.path), msg)
+	return fmt.Sprintf("Could not open %s: %s", filepath.Base(e.path), formats.Describe(e.path, e.err))
 }
 
 func (e *openError) Unwrap() error { return e.err }
