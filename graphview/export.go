@@ -75,7 +75,7 @@ func drawScene(p painter, s *Scene, pal Palette, d detail, edges, nodes []int32)
 		if d.arrows {
 			_, _, _, end = arrowHead(pts, arrowSize)
 		}
-		ops = smoothPath(pts, end, 10, ops)
+		ops = smoothPath(pts, end, edgeCorner, ops)
 		p.strokePath(ops, pal.Edge, edgeWidth)
 		if d.arrows {
 			tip, l, rt, _ := arrowHead(pts, arrowSize)

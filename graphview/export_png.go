@@ -21,11 +21,12 @@ import (
 )
 
 // PNG size caps. An RGBA image of DefaultMaxPixels takes 128 MiB while
-// drawing; MaxPNGSide keeps both sides within what common viewers and
-// browsers open (32767).
+// drawing; MaxPNGSide keeps both sides within what common tools open
+// (ImageMagick's default policy on Debian refuses sides over 16K pixels;
+// browsers cap canvases at 32767).
 const (
 	DefaultMaxPixels = 32 << 20
-	MaxPNGSide       = 32000
+	MaxPNGSide       = 16384
 )
 
 // PNGScale is the scale ExportPNG uses for s: opt.Scale (default 1) reduced

@@ -83,23 +83,43 @@ type pathOp struct {
 	p    layout.Point
 }
 
+// edgeCorner is the radius edges' corners are rounded with.
+const edgeCorner = 10
+
+// corner returns where the rounded corner at pts[i] (an interior point)
+// starts and ends: up to r before and after it along the two segments,
+// less where they are short. ok is false when there is nothing to round.
+func corner(pts []layout.Point, i int, r float64) (in, out layout.Point, ok bool) {
+	a, c, b := pts[i-1], pts[i], pts[i+1]
+	lin, lout := math.Hypot(c.X-a.X, c.Y-a.Y), math.Hypot(b.X-c.X, b.Y-c.Y)
+	rr := math.Min(r, math.Min(lin, lout)/2)
+	cross := (c.X-a.X)*(b.Y-c.Y) - (c.Y-a.Y)*(b.X-c.X)
+	if rr < 0.5 || math.Abs(cross) < 1e-6*lin*lout { // too short, or straight on
+		return c, c, false
+	}
+	in = layout.Point{X: c.X - (c.X-a.X)/lin*rr, Y: c.Y - (c.Y-a.Y)/lin*rr}
+	out = layout.Point{X: c.X + (b.X-c.X)/lout*rr, Y: c.Y + (b.Y-c.Y)/lout*rr}
+	return in, out, true
+}
+
 // smoothPath rounds the corners of a polyline with quadratic curves of
 // radius up to r (less where segments are short), ending at end instead of
 // the last point. The first op is the start (a move).
 func smoothPath(pts []layout.Point, end layout.Point, r float64, dst []pathOp) []pathOp {
 	dst = append(dst[:0], pathOp{p: pts[0]})
-	n := len(pts)
-	for i := 1; i+1 < n; i++ {
-		a, c, b := pts[i-1], pts[i], pts[i+1]
-		lin, lout := math.Hypot(c.X-a.X, c.Y-a.Y), math.Hypot(b.X-c.X, b.Y-c.Y)
-		rr := math.Min(r, math.Min(lin, lout)/2)
-		if rr < 0.5 || lin == 0 || lout == 0 {
-			dst = append(dst, pathOp{p: c})
+	for i := 1; i+1 < len(pts); i++ {
+		in, out, ok := corner(pts, i, r)
+		if !ok {
+			dst = append(dst, pathOp{p: pts[i]})
 			continue
 		}
-		in := layout.Point{X: c.X - (c.X-a.X)/lin*rr, Y: c.Y - (c.Y-a.Y)/lin*rr}
-		out := layout.Point{X: c.X + (b.X-c.X)/lout*rr, Y: c.Y + (b.Y-c.Y)/lout*rr}
-		dst = append(dst, pathOp{p: in}, pathOp{quad: true, ctrl: c, p: out})
+		dst = append(dst, pathOp{p: in}, pathOp{quad: true, ctrl: pts[i], p: out})
 	}
 	return append(dst, pathOp{p: end})
+}
+
+// quadAt is the point at t on the quadratic curve from a via control c to b.
+func quadAt(a, c, b layout.Point, t float64) layout.Point {
+	u := 1 - t
+	return layout.Point{X: u*u*a.X + 2*u*t*c.X + t*t*b.X, Y: u*u*a.Y + 2*u*t*c.Y + t*t*b.Y}
 }

@@ -133,21 +133,37 @@ func (r *renderer) buildEdges(s *Scene, z float64) {
 	}
 	arrows := z*arrowSize >= minArrowPx
 	labels := z*labelSize >= minTextPx
+	round := z >= simpleBelow
 	for _, sg := range r.vis.segs {
 		e := int(s.index.segEdge[sg])
 		k := int(s.index.segAt[sg])
 		pts := s.layout.Edges[e].Points
 		a, b := pts[k], pts[k+1]
 		col, width := r.edgeColour(e)
+		width = max(1, width*float32(min(z, 1.5)))
+		if round && k > 0 {
+			if _, out, ok := corner(pts, k, edgeCorner); ok {
+				a = out
+			}
+		}
+		if round && k+2 < len(pts) {
+			// This segment draws the corner at its end, as three chords.
+			if in, out, ok := corner(pts, k+1, edgeCorner); ok {
+				b = in
+				prev := in
+				for _, t := range [3]float64{1. / 3, 2. / 3, 1} {
+					q := quadAt(in, pts[k+1], out, t)
+					r.segment(prev, q, col, width)
+					prev = q
+				}
+			}
+		}
 		if k+2 == len(pts) && arrows {
 			tip, _, _, base := arrowHead(pts, arrowSize)
 			b = base
 			r.arrow(tip, base, col, z)
 		}
-		l := r.line()
-		l.Position1, l.Position2 = r.pt(a), r.pt(b)
-		l.StrokeColor = col
-		l.StrokeWidth = max(1, width*float32(min(z, 1.5)))
+		r.segment(a, b, col, width)
 		if labels && s.labels[e] != "" && r.edgeStamp[e] != r.epoch {
 			r.edgeStamp[e] = r.epoch
 			at := s.labelAt[e]
@@ -159,6 +175,13 @@ func (r *renderer) buildEdges(s *Scene, z float64) {
 				text: s.labels[e], size: labelSize}, s.labelW[e]-2*labelPadX, lc, z)
 		}
 	}
+}
+
+func (r *renderer) segment(a, b layout.Point, col color.NRGBA, width float32) {
+	l := r.line()
+	l.Position1, l.Position2 = r.pt(a), r.pt(b)
+	l.StrokeColor = col
+	l.StrokeWidth = width
 }
 
 // arrow adds an arrowhead from base to tip. Fyne's polygon is regular, so

@@ -45,6 +45,23 @@ func TestGraphViewGolden(t *testing.T) {
 	a.Settings().SetTheme(theme.DarkTheme())
 	v.Refresh()
 	test.AssertRendersToImage(t, "graph_lr_selected_dark.png", win.Canvas())
+
+	// A residual block: rounded corners on the skip, labels moved off
+	// other edges, and a lineage highlight dimming the rest.
+	a.Settings().SetTheme(theme.LightTheme())
+	g := generated(25)
+	add := -1
+	for i, n := range g.Nodes {
+		if n.Title == "Eltwise" {
+			add = i
+			break
+		}
+	}
+	v, win = newTestView(t, g, TopToBottom, 520, 640)
+	v.SetView(0.8, fyne.Position{})
+	v.CenterOn(add)
+	v.HighlightLineage(add - 3)
+	test.AssertRendersToImage(t, "graph_tb_residual_lineage.png", win.Canvas())
 }
 
 func TestTapNodeEdgeBackground(t *testing.T) {

@@ -31,15 +31,45 @@ func benchTensor(b *testing.B, shape ...int) *Tensor {
 	return x
 }
 
+// reportCPU adds the CPU time per operation (all goroutines) to a
+// benchmark's output: with n cores free, wall time approaches cpu-ms/op
+// divided by n.
+func reportCPU(b *testing.B, body func()) {
+	b.ResetTimer()
+	start := processCPUTime()
+	for b.Loop() {
+		body()
+	}
+	if cpu := processCPUTime() - start; cpu > 0 {
+		b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+	}
+}
+
 func BenchmarkStats(b *testing.B) {
 	x := benchTensor(b, benchElems)
 	b.SetBytes(4 * benchElems)
-	b.ResetTimer()
-	for b.Loop() {
+	reportCPU(b, func() {
 		if _, err := ComputeStats(context.Background(), x, nil); err != nil {
 			b.Fatal(err)
 		}
+	})
+}
+
+// BenchmarkStatsUnaligned reads float32s that start at an odd address, as a
+// tensor in a mapped file can.
+func BenchmarkStatsUnaligned(b *testing.B) {
+	buf := make([]byte, 1+4*benchElems)
+	copy(buf[1:], benchData())
+	x, err := New(NewStorage(buf), 1, Float32, []int{benchElems})
+	if err != nil {
+		b.Fatal(err)
 	}
+	b.SetBytes(4 * benchElems)
+	reportCPU(b, func() {
+		if _, err := ComputeStats(context.Background(), x, nil); err != nil {
+			b.Fatal(err)
+		}
+	})
 }
 
 // BenchmarkStatsHistogram is what the histogram pane does: statistics, then
@@ -47,21 +77,42 @@ func BenchmarkStats(b *testing.B) {
 func BenchmarkStatsHistogram(b *testing.B) {
 	x := benchTensor(b, benchElems)
 	b.SetBytes(4 * benchElems)
-	b.ResetTimer()
-	for b.Loop() {
+	reportCPU(b, func() {
 		if _, err := ComputeHistogram(context.Background(), x, 256, 0, 0, nil); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 }
 
 func BenchmarkHistogram(b *testing.B) {
 	x := benchTensor(b, benchElems)
 	b.SetBytes(4 * benchElems)
-	b.ResetTimer()
-	for b.Loop() {
+	reportCPU(b, func() {
 		if _, err := ComputeHistogram(context.Background(), x, 256, -5, 5, nil); err != nil {
 			b.Fatal(err)
 		}
+	})
+}
+
+// BenchmarkDownsample16k reduces a 16384×16384 float32 plane (1 GiB) to
+// 1024×1024 cells of 16×16 elements.
+func BenchmarkDownsample16k(b *testing.B) {
+	const side = 16384
+	data := make([]byte, 4*side*side)
+	for off := 0; off < len(data); off += copy(data[off:], benchData()) {
+	}
+	x, err := FromBytes(data, Float32, []int{side, side})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, r := range []Reduction{ReduceMean, ReduceMin, ReduceMax, ReduceAbsMax} {
+		b.Run(r.String(), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			reportCPU(b, func() {
+				if _, err := Downsample(context.Background(), x, 1024, 1024, r, nil); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
 	}
 }

@@ -61,6 +61,11 @@ func inPlaceF64(data []byte, off, n int) []float64 {
 func decode32(dt DType, data []byte, off, stride int, dst []float32) {
 	switch dt {
 	case Float32:
+		if stride == 4 && hostLittleEndian && len(dst) > 0 {
+			// A misaligned contiguous run: one memmove into aligned memory.
+			copy(unsafe.Slice((*byte)(unsafe.Pointer(&dst[0])), 4*len(dst)), data[off:off+4*len(dst)])
+			return
+		}
 		for i := range dst {
 			dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[off+i*stride:]))
 		}
@@ -102,6 +107,10 @@ func decode32(dt DType, data []byte, off, stride int, dst []float32) {
 func decode64(dt DType, data []byte, off, stride int, dst []float64) {
 	switch dt {
 	case Float64:
+		if stride == 8 && hostLittleEndian && len(dst) > 0 {
+			copy(unsafe.Slice((*byte)(unsafe.Pointer(&dst[0])), 8*len(dst)), data[off:off+8*len(dst)])
+			return
+		}
 		for i := range dst {
 			dst[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[off+i*stride:]))
 		}

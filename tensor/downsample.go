@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"unsafe"
 )
 
 // Reduction selects how Downsample combines the finite values of a cell.
@@ -148,14 +149,14 @@ func downsample(ctx context.Context, p *Tensor, maxRows, maxCols int, r Reductio
 							row = buf32[:n]
 							decode32(p.dtype, data, off, csb, row)
 						}
-						reduceRow(row, x-a, cells, g.ColStep, r)
+						reduceRow(row, x-a, cells, g.ColStep, r, absMaxSeg32)
 					} else {
 						row := inPlaceRow64(p.dtype, data, off, n, csb)
 						if row == nil {
 							row = buf64[:n]
 							decode64(p.dtype, data, off, csb, row)
 						}
-						reduceRow(row, x-a, cells, g.ColStep, r)
+						reduceRow(row, x-a, cells, g.ColStep, r, absMaxSeg64)
 					}
 					meter.add(int64(n))
 				}
@@ -311,7 +312,7 @@ func (c *cellAcc) see(v float64, r Reduction) {
 // column of cells[0]. Each segment goes through a tight loop that assumes
 // finite values (a non-finite sum says otherwise) and is redone value by
 // value if not.
-func reduceRow[T float32 | float64](row []T, col0 int, cells []cellAcc, colStep int, r Reduction) {
+func reduceRow[T float32 | float64](row []T, col0 int, cells []cellAcc, colStep int, r Reduction, absMax func([]T) float64) {
 	if colStep == 1 {
 		cells = cells[col0:]
 		for j, v := range row {
@@ -325,21 +326,25 @@ func reduceRow[T float32 | float64](row []T, col0 int, cells []cellAcc, colStep 
 		seg := row[pos:end]
 		pos = end
 		c := &cells[j]
+		// s is finite exactly when every value is (for the mean: and, below
+		// 2^960, when none is so huge that the cell's sum could overflow;
+		// float32 values never are).
 		var s, ext float64
 		switch r {
 		case ReduceMean:
 			s = sumSeg(seg)
+			if math.Abs(s) >= 0x1p960 {
+				s = math.NaN()
+			}
 		case ReduceMin:
 			s, ext = minSeg(seg)
 		case ReduceMax:
 			s, ext = maxSeg(seg)
 		case ReduceAbsMax:
-			s, ext = absMaxSeg(seg)
+			ext = absMax(seg)
+			s = ext
 		}
-		// A finite sum below 2^960 means every value was finite and below
-		// hugeValue, or near enough for sum not to overflow (float32
-		// values always are).
-		if s-s != 0 || math.Abs(s) >= 0x1p960 {
+		if s-s != 0 {
 			for _, v := range seg {
 				c.see(float64(v), r)
 			}
@@ -372,7 +377,10 @@ func sumSeg[T float32 | float64](x []T) float64 {
 	return (s0 + s1) + (s2 + s3)
 }
 
-// minSeg returns the sum (to detect non-finite values) and the minimum.
+// minSeg returns the sum (finite exactly when every value is) and the
+// minimum. Segments are short and the data arbitrary, so new extremes are
+// common: the builtin min compiles to branch-free MINSS/MINSD where an if
+// would mispredict.
 func minSeg[T float32 | float64](x []T) (float64, float64) {
 	var s0, s1 float64
 	m0, m1 := x[0], x[0]
@@ -380,19 +388,13 @@ func minSeg[T float32 | float64](x []T) (float64, float64) {
 		v0, v1 := x[0], x[1]
 		s0 += float64(v0)
 		s1 += float64(v1)
-		if v0 < m0 {
-			m0 = v0
-		}
-		if v1 < m1 {
-			m1 = v1
-		}
+		m0 = min(m0, v0)
+		m1 = min(m1, v1)
 		x = x[2:]
 	}
 	for _, v := range x {
 		s0 += float64(v)
-		if v < m0 {
-			m0 = v
-		}
+		m0 = min(m0, v)
 	}
 	return s0 + s1, float64(min(m0, m1))
 }
@@ -404,43 +406,44 @@ func maxSeg[T float32 | float64](x []T) (float64, float64) {
 		v0, v1 := x[0], x[1]
 		s0 += float64(v0)
 		s1 += float64(v1)
-		if v0 > m0 {
-			m0 = v0
-		}
-		if v1 > m1 {
-			m1 = v1
-		}
+		m0 = max(m0, v0)
+		m1 = max(m1, v1)
 		x = x[2:]
 	}
 	for _, v := range x {
 		s0 += float64(v)
-		if v > m0 {
-			m0 = v
-		}
+		m0 = max(m0, v)
 	}
 	return s0 + s1, float64(max(m0, m1))
 }
 
-func absMaxSeg[T float32 | float64](x []T) (float64, float64) {
-	var s0, s1, m0, m1 float64
-	for len(x) >= 2 {
-		v0, v1 := float64(x[0]), float64(x[1])
-		s0 += v0
-		s1 += v1
-		if a := math.Abs(v0); a > m0 {
-			m0 = a
-		}
-		if a := math.Abs(v1); a > m1 {
-			m1 = a
-		}
-		x = x[2:]
+// absMaxSeg32 returns the largest magnitude. The magnitude bits of IEEE
+// floats order like the magnitudes, so this is an integer max (a branch-free
+// CMOV); a result with an all-ones exponent means a NaN or ±Inf was there.
+func absMaxSeg32(x []float32) float64 {
+	u := unsafe.Slice((*uint32)(unsafe.Pointer(&x[0])), len(x))
+	var m0, m1 uint32
+	for len(u) >= 2 {
+		m0 = max(m0, u[0]&0x7fffffff)
+		m1 = max(m1, u[1]&0x7fffffff)
+		u = u[2:]
 	}
-	for _, v := range x {
-		f := float64(v)
-		s0 += f
-		if a := math.Abs(f); a > m0 {
-			m0 = a
-		}
+	for _, b := range u {
+		m0 = max(m0, b&0x7fffffff)
 	}
-	return s0 + s1, max(m0, m1)
+	return float64(math.Float32frombits(max(m0, m1)))
+}
+
+func absMaxSeg64(x []float64) float64 {
+	u := unsafe.Slice((*uint64)(unsafe.Pointer(&x[0])), len(x))
+	var m0, m1 uint64
+	for len(u) >= 2 {
+		m0 = max(m0, u[0]&^(1<<63))
+		m1 = max(m1, u[1]&^(1<<63))
+		u = u[2:]
+	}
+	for _, b := range u {
+		m0 = max(m0, b&^(1<<63))
+	}
+	return math.Float64frombits(max(m0, m1))
 }

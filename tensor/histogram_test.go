@@ -60,18 +60,18 @@ func TestHistogramMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	ctx := context.Background()
 	for _, dt := range numericDTypes {
-		for _, n := range []int{1, 1000, 150_000} {
+		for _, n := range []int{1, 1000, 70_000} {
 			x := randomTensor(t, rng, dt, n, 0.01)
 			for name, v := range viewsOf(t, x, 100) {
 				vals := naiveValues(v)
+				sorted := finiteSorted(vals)
 				for _, bins := range []int{1, 7, 256} {
 					h, err := ComputeHistogram(ctx, v, bins, 0, 0, nil)
 					if err != nil {
 						t.Fatal(err)
 					}
-					st := refStatsFor(dt, vals)
-					if st.Finite > 0 && st.Min < st.Max && (h.Lo != st.Min || h.Hi != st.Max) {
-						t.Fatalf("%s %s: auto range [%v, %v], want [%v, %v]", dt, name, h.Lo, h.Hi, st.Min, st.Max)
+					if k := len(sorted); k > 0 && sorted[0] < sorted[k-1] && (h.Lo != sorted[0] || h.Hi != sorted[k-1]) {
+						t.Fatalf("%s %s: auto range [%v, %v], want [%v, %v]", dt, name, h.Lo, h.Hi, sorted[0], sorted[k-1])
 					}
 					if err := sameHistogram(h, refHistogram(h, vals)); err != nil {
 						t.Fatalf("%s n=%d %s %d bins: %v", dt, n, name, bins, err)

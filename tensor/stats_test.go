@@ -62,7 +62,7 @@ func TestComputeStatsMatchesReference(t *testing.T) {
 	sizes := []struct {
 		n       int
 		special float64
-	}{{1, 0}, {7, 0.5}, {1000, 0.3}, {150_000, 0.002}}
+	}{{1, 0}, {7, 0.5}, {1000, 0.3}, {70_000, 0.002}}
 	for _, dt := range numericDTypes {
 		for _, sz := range sizes {
 			x := randomTensor(t, rng, dt, sz.n, sz.special)
@@ -156,7 +156,7 @@ func TestComputeStatsIsStable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkStats(t, "large mean", got, refStats(naiveValues(x)))
+	checkStats(t, "large mean", got, refStatsPrec(naiveValues(x), 200)) // values span 2^30 ± 2^-20
 }
 
 // Results must not depend on how many goroutines did the work.

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -36,7 +37,9 @@ func requireInstallTools(t *testing.T) {
 	for _, tool := range installTools {
 		if _, err := exec.LookPath(tool.cmd); err != nil {
 			missing = append(missing, tool.cmd)
-			pkgs = append(pkgs, tool.pkg)
+			if !slices.Contains(pkgs, tool.pkg) {
+				pkgs = append(pkgs, tool.pkg)
+			}
 		}
 	}
 	if len(missing) == 0 {
@@ -337,6 +340,14 @@ func installCycle(t *testing.T, s *session) {
 			t.Errorf("gio mime %s:\n%s", mt, out)
 		}
 	}
+	// Explicit defaults, so that another application claiming a type does
+	// not take the double-click.
+	list, _ := os.ReadFile(s.path(".config/mimeapps.list"))
+	for _, mt := range installedTypes {
+		if !strings.Contains(string(list), "\n"+mt+"="+appID+".desktop\n") {
+			t.Errorf("mimeapps.list has no default for %s:\n%s", mt, list)
+		}
+	}
 	if len(checked) != len(installedTypes) {
 		t.Errorf("types covered by files: %d of %d", len(checked), len(installedTypes))
 	}
@@ -368,6 +379,7 @@ func installCycle(t *testing.T, s *session) {
 
 func TestInstallIntoFreshHome(t *testing.T) {
 	requireInstallTools(t)
+	t.Parallel()
 	s := newSession(t)
 	installCycle(t, s)
 	if files := s.snapshot(); len(files) != 0 {
@@ -379,6 +391,7 @@ func TestInstallIntoFreshHome(t *testing.T) {
 // through an install and uninstall untouched.
 func TestInstallBesideOtherApplications(t *testing.T) {
 	requireInstallTools(t)
+	t.Parallel()
 	s := newSession(t)
 	write := func(rel, text string) {
 		p := s.path(rel)

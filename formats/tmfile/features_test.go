@@ -1,6 +1,7 @@
 package tmfile_test
 
 import (
+	"strings"
 	"testing"
 
 	"tensorscope/formats"
@@ -83,4 +84,40 @@ func TestFeatureModel(t *testing.T) {
 	if len(doc.Graph.Outputs) != 2 {
 		t.Errorf("graph outputs %v", doc.Graph.Outputs)
 	}
+}
+
+// An operator id the table does not define keeps its param as raw bytes,
+// is named Unknown(id), and is counted and warned about.
+func TestUnknownOperator(t *testing.T) {
+	b := tmfile.NewBuilder(0, "")
+	x := b.Input("x", []int32{1})
+	b.Op("mystery", "Noop", nil, []int32{1}, x)
+	m, err := b.Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Nodes[1].Op = tmfile.Operator{Version: 2, Type: 104, Param: []byte{1, 2, 3, 4, 5, 6, 7, 8}}
+	data, err := tmfile.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := formats.DecodeAs("tmfile", "unknown", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := doc.Graph.Nodes[1]
+	if n.Op != "Unknown(104)" || len(n.Attrs) != 1 || n.Attrs[0].Name != "param" || len(n.Attrs[0].Value.(formats.Bytes)) != 8 {
+		t.Errorf("node %+v", n)
+	}
+	if rows := doc.Tables[0].Rows; len(rows) != 2 || rows[1][0] != "Unknown(104)" || rows[1][2] != "1" {
+		t.Errorf("operator table %v", rows)
+	}
+	warned := false
+	for _, w := range doc.Warnings {
+		warned = warned || strings.Contains(w.Message, "operator type 104")
+	}
+	if !warned {
+		t.Errorf("no warning about operator 104: %v", doc.Warnings)
+	}
+	roundTrip(t, data)
 }

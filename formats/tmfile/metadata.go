@@ -113,18 +113,25 @@ func (b *docBuilder) quantSummary() *formats.Meta {
 
 // opVersions counts nodes by op_ver; files mix versions 1 and 2.
 func (b *docBuilder) opVersions() *formats.Meta {
-	var order []uint32
-	counts := map[uint32]int64{}
+	type count struct {
+		ver uint32
+		n   int64
+	}
+	var counts []count // few distinct versions: a list beats a map
 	for i := range b.m.Nodes {
 		v := b.m.Nodes[i].Op.Version
-		if _, ok := counts[v]; !ok {
-			order = append(order, v)
+		k := 0
+		for k < len(counts) && counts[k].ver != v {
+			k++
 		}
-		counts[v]++
+		if k == len(counts) {
+			counts = append(counts, count{ver: v})
+		}
+		counts[k].n++
 	}
 	out := formats.NewObject("op_versions")
-	for _, v := range order {
-		out.Add(formats.Leaf(strconv.FormatUint(uint64(v), 10), counts[v]))
+	for _, c := range counts {
+		out.Add(formats.Leaf(strconv.FormatUint(uint64(c.ver), 10), c.n))
 	}
 	return out
 }
@@ -159,18 +166,30 @@ func (b *docBuilder) tensorNames(ids []uint32) []string {
 
 // opTable counts nodes per operator, in order of first appearance.
 func (b *docBuilder) opTable() {
+	var known [NumOps]int
+	unknown := map[uint32]int{}
 	var order []uint32
-	counts := map[uint32]int{}
 	for i := range b.m.Nodes {
 		t := b.m.Nodes[i].Op.Type
-		if _, ok := counts[t]; !ok {
+		if t < NumOps {
+			if known[t] == 0 {
+				order = append(order, t)
+			}
+			known[t]++
+			continue
+		}
+		if unknown[t] == 0 {
 			order = append(order, t)
 		}
-		counts[t]++
+		unknown[t]++
 	}
 	tab := formats.Table{Title: "Operators", Columns: []string{"operator", "id", "nodes"}}
 	for _, t := range order {
-		tab.Rows = append(tab.Rows, []string{OpName(t), strconv.FormatUint(uint64(t), 10), strconv.Itoa(counts[t])})
+		n := unknown[t]
+		if t < NumOps {
+			n = known[t]
+		}
+		tab.Rows = append(tab.Rows, []string{OpName(t), strconv.FormatUint(uint64(t), 10), strconv.Itoa(n)})
 	}
 	b.doc.Tables = append(b.doc.Tables, tab)
 }

@@ -14,9 +14,11 @@
 //     consumers;
 //  3. long edges get one dummy vertex per layer they cross (within a budget
 //     linear in the graph size; the rest are routed around the drawing);
-//  4. crossing reduction: layer sweeps with the barycenter heuristic, then the
-//     weighted median heuristic and adjacent transpositions, keeping the
-//     ordering with the fewest crossings (counted exactly, Barth–Jünger–Mutzel);
+//  4. crossing reduction: barycenter layer sweeps from vertex index order
+//     (the plain baseline) and from a depth-first order, then weighted median
+//     sweeps and adjacent transpositions, keeping the ordering with the
+//     fewest crossings (counted exactly, Barth–Jünger–Mutzel), so the result
+//     never has more crossings than the plain barycenter sweep;
 //  5. coordinates: Brandes–Köpf, which aligns each vertex with a median
 //     neighbour and gives long edges priority, so chains come out straight;
 //  6. routes: polylines through the dummy vertices, clipped to the boxes.
