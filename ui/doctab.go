@@ -21,7 +21,8 @@ type docTab struct {
 	item      *container.TabItem
 	panes     *container.AppTabs
 	tensors   *tensorPane
-	cancelled bool // closed before the file finished opening
+	graph     *graphPane // nil for formats without a graph
+	cancelled bool       // closed before the file finished opening
 }
 
 // newPendingTab is the tab of a file still being decoded.
@@ -47,6 +48,12 @@ func (dt *docTab) rebuild() {
 		container.NewTabItem("Header", newHeaderPane(d)),
 		container.NewTabItem("Metadata", newMetaPane(dt.mw.win, d)),
 	)
+	dt.graph = nil
+	if d.Doc.Graph != nil {
+		dt.graph = newGraphPane(dt)
+		dt.panes.Append(container.NewTabItem("Graph", dt.graph.content))
+		dt.panes.SelectIndex(3) // a model's graph is what people open it for
+	}
 	dt.item.Content = container.NewBorder(warningsStrip(dt.mw.win, d), nil, nil, nil, dt.panes)
 	dt.item.Text = d.Title()
 	dt.mw.tabs.Refresh()
@@ -59,13 +66,24 @@ func (dt *docTab) close() {
 	}
 }
 
-// focusFilter shows the Tensors pane and puts the cursor in its filter.
+// focusFilter puts the cursor in the graph's find box when the graph is
+// shown, else in the tensor filter.
 func (dt *docTab) focusFilter() {
 	if dt.doc == nil {
 		return
 	}
+	if dt.graph != nil && dt.panes.Selected().Content == dt.graph.content {
+		dt.graph.focusFind()
+		return
+	}
 	dt.panes.SelectIndex(0)
 	dt.mw.win.Canvas().Focus(dt.tensors.filter)
+}
+
+// inspectTensor shows document tensor i in the Tensors pane's inspector.
+func (dt *docTab) inspectTensor(i int) {
+	dt.panes.SelectIndex(0)
+	dt.tensors.selectTensor(i)
 }
 
 // warningsStrip shows the document's warnings in a visible bar; nil when

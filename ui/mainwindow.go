@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -275,7 +276,7 @@ func (mw *MainWindow) mainMenu() *fyne.MainMenu {
 	next.Shortcut = shortcutNextTab
 	prev := fyne.NewMenuItem("Previous Tab", func() { mw.cycleTab(-1) })
 	prev.Shortcut = shortcutPrevTab
-	find := fyne.NewMenuItem("Find Tensor", func() {
+	find := fyne.NewMenuItem("Find", func() {
 		if dt := mw.current(); dt != nil {
 			dt.focusFilter()
 		}
@@ -317,4 +318,40 @@ func (mw *MainWindow) addShortcuts() {
 			mw.reload()
 		}
 	})
+}
+
+// saveFile asks where to save (native dialog, else Fyne's) and calls save
+// with the chosen path; nothing happens when the user cancels.
+func saveFile(win fyne.Window, title, startName string, filters []fileFilter, save func(path string)) {
+	if path, ok := nativeSave(title, startName, filters); ok {
+		if path != "" {
+			save(path)
+		}
+		return
+	}
+	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+		if err != nil {
+			dialog.ShowError(err, win)
+			return
+		}
+		if w == nil {
+			return
+		}
+		path := w.URI().Path()
+		// Fyne created the file to hand us a writer; we write through a
+		// temporary file instead, so drop its empty one.
+		w.Close()
+		os.Remove(path)
+		save(path)
+	}, win)
+	d.SetFileName(startName)
+	var exts []string
+	for _, f := range filters {
+		for _, e := range f.Extensions {
+			exts = append(exts, "."+e)
+		}
+	}
+	d.SetFilter(storage.NewExtensionFileFilter(exts))
+	d.Resize(fyne.NewSize(900, 600))
+	d.Show()
 }

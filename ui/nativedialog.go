@@ -30,6 +30,27 @@ func nativeOpen(title string, filters []fileFilter) (path string, ok bool) {
 	return p, true
 }
 
+// nativeSave shows the system's save dialog; ok is false when it cannot run.
+func nativeSave(title, startFile string, filters []fileFilter) (path string, ok bool) {
+	defer func() {
+		if recover() != nil {
+			path, ok = "", false
+		}
+	}()
+	b := sqdialog.File().Title(title).SetStartFile(startFile)
+	for _, f := range filters {
+		b = b.Filter(f.Name, f.Extensions...)
+	}
+	p, err := b.Save()
+	if errors.Is(err, sqdialog.ErrCancelled) {
+		return "", true
+	}
+	if err != nil {
+		return "", false
+	}
+	return p, true
+}
+
 // fileFilter is a named set of file name endings without dots.
 type fileFilter struct {
 	Name       string

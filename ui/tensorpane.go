@@ -103,3 +103,18 @@ func (p *tensorPane) updateCount() {
 }
 
 func (p *tensorPane) close() { p.inspector.close() }
+
+// selectTensor selects document tensor i in the list (clearing a filter
+// that hides it) and inspects it.
+func (p *tensorPane) selectTensor(i int) {
+	row := p.list.RowOf(i)
+	if row < 0 {
+		p.filter.SetText("")
+		row = p.list.RowOf(i)
+	}
+	if row < 0 {
+		return
+	}
+	p.table.Select(widget.TableCellID{Row: row, Col: 0})
+	p.table.ScrollTo(widget.TableCellID{Row: row, Col: 0})
+}

@@ -80,7 +80,7 @@ func (m *GraphModel) build() {
 			m.viewOf[i] = -1
 			continue
 		}
-		m.viewOf[i] = len(view.Nodes)
+		m.viewOf[i] = len(m.nodeOf)
 		m.nodeOf = append(m.nodeOf, i)
 	}
 	// Values consumed by a node whose producer is folded become its weights.
