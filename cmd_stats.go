@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+
+	"tensorscope/formats"
+	"tensorscope/tensor"
+)
+
+func init() { commands["stats"] = runStats }
+
+// tensorStats is one tensor's line of `stats --json`. Min, max, mean and
+// std are over finite values and null when there are none; std is the
+// population standard deviation.
+type tensorStats struct {
+	Name   string   `json:"name"`
+	DType  string   `json:"dtype"`
+	Shape  []int    `json:"shape"`
+	Count  int64    `json:"count"`
+	Finite int64    `json:"finite"`
+	NaN    int64    `json:"nan"`
+	PosInf int64    `json:"posinf"`
+	NegInf int64    `json:"neginf"`
+	Zeros  int64    `json:"zeros"`
+	Min    *float64 `json:"min"`
+	Max    *float64 `json:"max"`
+	Mean   *float64 `json:"mean"`
+	Std    *float64 `json:"std"`
+}
+
+// runStats implements `tensorscope stats [--json] FILE [TENSOR...]`:
+// statistics of the named tensors, or of every tensor with numeric data,
+// computed by the tensor core over the stored values. Ctrl+C stops it.
+func runStats(args []string, stdout, stderr io.Writer) int {
+	c := newCommand("stats", "tensorscope stats [--json] FILE [TENSOR...]")
+	asJSON := c.flags.Bool("json", false, "print a JSON array with one object per tensor")
+	pos, status, ok := c.parse(args, stdout, stderr)
+	if !ok {
+		return status
+	}
+	if len(pos) < 1 {
+		return c.usageError(stderr, "expected FILE")
+	}
+	path := pos[0]
+	doc, status := openDocument(path, stderr)
+	if doc == nil {
+		return status
+	}
+	defer doc.Close()
+	entries, err := selectTensors(doc, pos[1:])
+	if err != nil {
+		return fileError(stderr, path, err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	out := make([]tensorStats, 0, len(entries))
+	for _, e := range entries {
+		st, err := statsOf(ctx, e)
+		if err != nil {
+			return fileError(stderr, path, err)
+		}
+		out = append(out, st)
+	}
+	if *asJSON {
+		b, err := json.Marshal(out)
+		if err != nil {
+			return fileError(stderr, path, err)
+		}
+		stdout.Write(append(b, '\n'))
+		return exitOK
+	}
+	writeStatsTable(stdout, out)
+	return exitOK
+}
+
+// selectTensors returns the named entries, or every entry with numeric
+// data when no name is given.
+func selectTensors(doc *formats.Document, names []string) ([]*formats.TensorEntry, error) {
+	if len(names) == 0 {
+		var all []*formats.TensorEntry
+		for _, e := range doc.Tensors {
+			if e.HasData() && e.DType.Numeric() {
+				all = append(all, e)
+			}
+		}
+		return all, nil
+	}
+	var out []*formats.TensorEntry
+	for _, n := range names {
+		e := doc.Tensor(n)
+		switch {
+		case e == nil:
+			return nil, fmt.Errorf("no tensor named %q (try `tensorscope info` for the list)", n)
+		case !e.HasData():
+			return nil, fmt.Errorf("tensor %q has no data in this file", n)
+		case !e.DType.Numeric():
+			return nil, fmt.Errorf("tensor %q is %s, which has no real values to summarise", n, e.DType)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func statsOf(ctx context.Context, e *formats.TensorEntry) (tensorStats, error) {
+	t, err := e.Load(ctx)
+	if err != nil {
+		return tensorStats{}, err
+	}
+	st, err := tensor.ComputeStats(ctx, t, nil)
+	if err != nil {
+		return tensorStats{}, fmt.Errorf("tensor %q: %w", e.Name, err)
+	}
+	shape := t.Shape()
+	if shape == nil {
+		shape = []int{}
+	}
+	ts := tensorStats{Name: e.Name, DType: t.DType().String(), Shape: shape, Count: st.Count, Finite: st.Finite,
+		NaN: st.NaN, PosInf: st.PosInf, NegInf: st.NegInf, Zeros: st.Zeros}
+	if st.Finite > 0 {
+		ts.Min, ts.Max, ts.Mean, ts.Std = finite(st.Min), finite(st.Max), finite(st.Mean), finite(st.Std)
+	}
+	return ts, nil
+}
+
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+func writeStatsTable(w io.Writer, rows []tensorStats) {
+	if len(rows) == 0 {
+		fmt.Fprintln(w, "no tensors with data")
+		return
+	}
+	tw := newTable(w)
+	fmt.Fprintln(tw, "name\tdtype\tshape\tcount\tnan\t+inf\t-inf\tzeros\tmin\tmax\tmean\tstd")
+	num := func(p *float64) string {
+		if p == nil {
+			return "-"
+		}
+		return fmt.Sprintf("%.6g", *p)
+	}
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", r.Name, r.DType, shapeText(r.Shape),
+			r.Count, r.NaN, r.PosInf, r.NegInf, r.Zeros, num(r.Min), num(r.Max), num(r.Mean), num(r.Std))
+	}
+	tw.Flush()
+}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tensorscope/formats/tsr"
+	"tensorscope/internal/samples"
+	"tensorscope/tensor"
+)
+
+// writeTSR4 writes tensors of float32 values to a TSR4 file in a temp dir.
+func writeTSR4(t *testing.T, values ...[]float32) string {
+	t.Helper()
+	var ts []*tensor.Tensor
+	for _, v := range values {
+		b := make([]byte, 4*len(v))
+		for i, f := range v {
+			binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
+		}
+		x, err := tensor.FromBytes(b, tensor.Float32, []int{len(v)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts = append(ts, x)
+	}
+	var buf bytes.Buffer
+	if err := tsr.EncodeV4(&buf, ts, tsr.RAW); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "t.tsr")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func statsJSON(t *testing.T, args ...string) []tensorStats {
+	t.Helper()
+	out, errOut, code := runCmd(append([]string{"stats", "--json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("stats exit %d: %s", code, errOut)
+	}
+	var got []tensorStats
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	return got
+}
+
+func TestStatsJSON(t *testing.T) {
+	inf := float32(math.Inf(1))
+	nan := float32(math.NaN())
+	path := writeTSR4(t,
+		[]float32{1, 2, 3, 4, 0, float32(math.Copysign(0, -1)), nan, inf, -inf},
+		[]float32{nan, nan})
+	got := statsJSON(t, path)
+	if len(got) != 2 {
+		t.Fatalf("%d tensors, want every tensor with data", len(got))
+	}
+	a := got[0]
+	if a.Name != "#0" || a.DType != "float32" || a.Count != 9 || a.Finite != 6 || a.NaN != 1 ||
+		a.PosInf != 1 || a.NegInf != 1 || a.Zeros != 2 {
+		t.Errorf("counts %+v", a)
+	}
+	if *a.Min != 0 || *a.Max != 4 || math.Abs(*a.Mean-10.0/6) > 1e-12 {
+		t.Errorf("min %v max %v mean %v", *a.Min, *a.Max, *a.Mean)
+	}
+	// Population std of {1,2,3,4,0,0}.
+	mean := 10.0 / 6
+	var ss float64
+	for _, v := range []float64{1, 2, 3, 4, 0, 0} {
+		ss += (v - mean) * (v - mean)
+	}
+	if want := math.Sqrt(ss / 6); math.Abs(*a.Std-want) > 1e-12 {
+		t.Errorf("std %v, want %v", *a.Std, want)
+	}
+	if b := got[1]; b.Finite != 0 || b.Min != nil || b.Max != nil || b.Mean != nil || b.Std != nil {
+		t.Errorf("all-NaN tensor must have null min/max/mean/std: %+v", b)
+	}
+	// The raw JSON spells absent values as null, not as missing keys.
+	out, _, _ := runCmd("stats", "--json", path, "#1")
+	if !strings.Contains(out, `"min":null`) || !strings.Contains(out, `"std":null`) {
+		t.Errorf("raw JSON %s", out)
+	}
+}
+
+func TestStatsNamedAndErrors(t *testing.T) {
+	path := writeTSR4(t, []float32{1, 2}, []float32{5})
+	got := statsJSON(t, path, "#1")
+	if len(got) != 1 || got[0].Name != "#1" || *got[0].Max != 5 {
+		t.Errorf("named tensor %+v", got)
+	}
+	if _, errOut, code := runCmd("stats", path, "nope"); code != 1 || !strings.Contains(errOut, `no tensor named "nope"`) {
+		t.Errorf("unknown tensor: exit %d %q", code, errOut)
+	}
+	if _, _, code := runCmd("stats"); code != 2 {
+		t.Errorf("missing FILE: exit %d", code)
+	}
+	if _, _, code := runCmd("stats", "--bogus", path); code != 2 {
+		t.Errorf("bad flag: exit %d", code)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.tsr")
+	os.WriteFile(bad, []byte("TSR!garbage"), 0o644)
+	if _, errOut, code := runCmd("stats", bad); code != 1 || !strings.HasPrefix(errOut, "tensorscope: "+bad+": ") {
+		t.Errorf("bad file: exit %d %q", code, errOut)
+	}
+	out, _, code := runCmd("stats", path)
+	if code != 0 || !strings.Contains(out, "#0") || !strings.Contains(out, "mean") {
+		t.Errorf("table output: %q", out)
+	}
+}
+
+// TestStatsSamples: the MNIST test labels hold 980 zeros (the digit 0 has
+// 980 test images) and labels 0..9.
+func TestStatsSamples(t *testing.T) {
+	dir := samples.Dir(t, "tsr")
+	got := statsJSON(t, filepath.Join(dir, "tsr1_tech-renaissance_test_labels.tsr"))
+	if len(got) != 1 || got[0].Count != 10000 || got[0].Zeros != 980 || *got[0].Min != 0 || *got[0].Max != 9 {
+		t.Errorf("%+v", got)
+	}
+}
