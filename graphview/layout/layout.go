@@ -114,7 +114,26 @@ func (r *run) component(nodes, edges []int32) Rect {
 		width[i], height[i] = r.frameSize(v)
 		res.Layer[v] = int(layer[i])
 	}
-	lg := newLayered(n, from, to, layer, layers, width, height)
+	// Parallel edges (same ends, same way round) share one lane: they
+	// would be drawn on top of each other anyway, and a multigraph with
+	// thousands of copies must not cost thousands of dummy chains.
+	lane := make([]int32, m) // index into the layered graph's edges
+	var uf, ut []int32
+	first := make(map[uint64]int32, m)
+	for i := range from {
+		k := uint64(from[i])<<33 | uint64(to[i])<<1
+		if reversed[i] {
+			k |= 1
+		}
+		if j, ok := first[k]; ok {
+			lane[i] = j
+			continue
+		}
+		lane[i] = int32(len(uf))
+		first[k] = lane[i]
+		uf, ut = append(uf, from[i]), append(ut, to[i])
+	}
+	lg := newLayered(n, uf, ut, layer, layers, width, height)
 	res.Stats.Dummies += lg.nv - n
 	baseline, final := order(lg)
 	res.Stats.BaselineCrossings += baseline
@@ -157,13 +176,31 @@ func (r *run) component(nodes, edges []int32) Rect {
 		hi = max(hi, x[v]+lg.width[v]/2)
 	}
 	detours := 0
+	laneEdge := make([]int32, len(uf)) // the first edge of each lane, routed
+	for i := range laneEdge {
+		laneEdge[i] = -1
+	}
 	for i, e := range edges {
 		start := int32(len(r.pts))
 		r.routeStart[e] = start
 		a, b := from[i], to[i]
 		ca, cb := centre(a), centre(b)
+		u := lane[i]
 		switch {
-		case lg.detour[i]:
+		case laneEdge[u] >= 0: // a parallel edge: the same route again
+			f := edges[laneEdge[u]]
+			r.pts = append(r.pts, r.pts[r.routeStart[f]:r.routeStart[f]+r.routeLen[f]]...)
+			if res.Edges[f].Detour {
+				res.Edges[e].Detour = true
+				res.Stats.Detours++
+			}
+			if reversed[i] { // undo the copy's turn; it is turned below
+				route := r.pts[start:]
+				for p, q := 0, len(route)-1; p < q; p, q = p+1, q-1 {
+					route[p], route[q] = route[q], route[p]
+				}
+			}
+		case lg.detour[u]:
 			res.Edges[e].Detour = true
 			res.Stats.Detours++
 			lane := hi + r.opt.EdgeSep*float64(detours+1)
@@ -183,7 +220,7 @@ func (r *run) component(nodes, edges []int32) Rect {
 			// bands, where there are no boxes.
 			la, lb := layer[a], layer[b]
 			r.pts = append(r.pts, Point{}, Point{}) // source exit, band bottom
-			for d := lg.dummyStart[i]; d < lg.dummyStart[i]+lg.span[i]-1; d++ {
+			for d := lg.dummyStart[u]; d < lg.dummyStart[u]+lg.span[u]-1; d++ {
 				l := lg.layer[d]
 				r.pts = append(r.pts, Point{x[d], top[l]})
 				if bandH[l] > 0 {
@@ -204,6 +241,9 @@ func (r *run) component(nodes, edges []int32) Rect {
 			route[k-2] = Point{ix, top[lb]}
 			route[k-1] = Point{ix, cb.Y - height[b]/2}
 			r.pts = r.pts[:int(start)+len(dedup(route))]
+		}
+		if laneEdge[u] < 0 {
+			laneEdge[u] = int32(i)
 		}
 		route := r.pts[start:]
 		r.routeLen[e] = int32(len(route))

@@ -327,3 +327,27 @@ func TestLongEdgesStraight(t *testing.T) {
 		t.Errorf("%d of %d long edges bend between layers", bent, long)
 	}
 }
+
+// Parallel edges share one lane: a thousand copies of a long edge cost the
+// dummies of one, and every copy gets the same route, arrow at its target.
+func TestParallelEdgesShareLane(t *testing.T) {
+	g := &Graph{}
+	for range 6 {
+		g.Nodes = append(g.Nodes, Node{Width: 50, Height: 30})
+	}
+	for i := 0; i < 5; i++ {
+		g.Edges = append(g.Edges, Edge{From: i, To: i + 1})
+	}
+	for range 1000 {
+		g.Edges = append(g.Edges, Edge{From: 0, To: 5}, Edge{From: 5, To: 0})
+	}
+	res := mustLayout(t, g, Options{})
+	if res.Stats.Dummies != 2*4 {
+		t.Errorf("%d dummies, want 8 (one lane each way)", res.Stats.Dummies)
+	}
+	for j := 7; j < len(g.Edges); j++ {
+		if !reflect.DeepEqual(res.Edges[j].Points, res.Edges[j-2].Points) {
+			t.Fatalf("edge %d route %v differs from its twin's %v", j, res.Edges[j].Points, res.Edges[j-2].Points)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/draw"
 	"image/png"
 	"log"
 	"math"
@@ -84,14 +85,14 @@ func taps(m, n int) [][]tap {
 func Scale(src image.Image, size int) *image.NRGBA {
 	b := src.Bounds()
 	w, h := b.Dx(), b.Dy()
+	n := image.NewNRGBA(image.Rect(0, 0, w, h))
+	draw.Draw(n, n.Rect, src, b.Min, draw.Src)
 	// Premultiplied linear RGB and alpha of every source pixel.
 	lin := make([][4]float64, w*h)
-	for y := range h {
-		for x := range w {
-			c := color.NRGBAModel.Convert(src.At(b.Min.X+x, b.Min.Y+y)).(color.NRGBA)
-			a := float64(c.A) / 255
-			lin[y*w+x] = [4]float64{toLinear(c.R) * a, toLinear(c.G) * a, toLinear(c.B) * a, a}
-		}
+	for i := range lin {
+		px := n.Pix[4*i : 4*i+4]
+		a := float64(px[3]) / 255
+		lin[i] = [4]float64{linear[px[0]] * a, linear[px[1]] * a, linear[px[2]] * a, a}
 	}
 	xs, ys := taps(w, size), taps(h, size)
 	dst := image.NewNRGBA(image.Rect(0, 0, size, size))
@@ -116,6 +117,14 @@ func Scale(src image.Image, size int) *image.NRGBA {
 	}
 	return dst
 }
+
+// linear maps an sRGB byte to linear light.
+var linear = func() (t [256]float64) {
+	for i := range t {
+		t[i] = toLinear(uint8(i))
+	}
+	return t
+}()
 
 func toLinear(v uint8) float64 {
 	s := float64(v) / 255
