@@ -8,10 +8,11 @@ import (
 	"tensorscope/graphview/layout"
 )
 
-// overview draws the frame as one image when boxes are only a few pixels
-// wide: coloured rectangles and hairline edges written straight into the
-// pixels, which costs a few milliseconds for a 10k-node graph where canvas
-// objects would cost tens of thousands of draw calls.
+// overview draws the frame as one image when boxes are small: coloured
+// rectangles (with header, body and border once they are a few pixels
+// tall) and hairline edges written straight into the pixels, which costs a
+// few milliseconds for a 10k-node graph where canvas objects would cost
+// tens of thousands of draw calls.
 type overview struct {
 	img *image.RGBA
 
@@ -84,14 +85,21 @@ func (o *overview) generate(w, h int) image.Image {
 		if cat >= numCategories {
 			cat = CategoryOther
 		}
-		c := o.pal.Category[cat]
+		c, body := o.pal.Category[cat], o.pal.NodeBody
 		if o.nodeDim != nil && !o.nodeDim[n] {
-			c = o.pal.dim(c)
+			c, body = o.pal.dim(c), o.pal.dim(body)
 		}
 		box := s.layout.Boxes[n]
 		x0, y0 := px(box.Min)
 		x1, y1 := px(box.Max)
-		fillRect(img, x0, y0, x1, y1, c)
+		if y1-y0 >= 8 && s.hasBody(int(n)) {
+			_, hy := px(s.headerRect(int(n)).Max)
+			fillRect(img, x0, y0, x1, y1, body)
+			fillRect(img, x0, y0, x1, hy, c)
+			strokeRect(img, x0, y0, x1, y1, c)
+		} else {
+			fillRect(img, x0, y0, x1, y1, c)
+		}
 		if int(n) == o.sel {
 			strokeRect(img, x0-2, y0-2, x1+2, y1+2, o.pal.Accent)
 		}

@@ -11,13 +11,17 @@ import (
 )
 
 // Zoom thresholds for what is worth drawing (sizes in widget units).
+//
+// Below overviewBelow, boxes are too small for text and the frame is one
+// raster image; so it is when a view holds so much that thousands of
+// canvas objects would make every frame slow to paint, whatever it costs
+// to build them.
 const (
-	minTextPx      = 5.5  // smaller text is not drawn
-	minArrowPx     = 2.5  // smaller arrowheads are not drawn
-	simpleBelow    = 0.3  // below this zoom nodes are plain coloured boxes
-	overviewBelow  = 0.08 // below this zoom the frame is one raster image
-	overviewNodes  = 2500 // …and also when more nodes than this are in view
-	overviewSegs   = 8000
+	minTextPx      = 5.5 // smaller text is not drawn
+	minArrowPx     = 2.5 // smaller arrowheads are not drawn
+	overviewBelow  = 0.3
+	overviewNodes  = 1500
+	overviewSegs   = 4000
 	viewMarginPx   = 12 // build a little beyond the edges so strokes are not cut
 	highlightWidth = 2.5
 )
@@ -133,7 +137,6 @@ func (r *renderer) buildEdges(s *Scene, z float64) {
 	}
 	arrows := z*arrowSize >= minArrowPx
 	labels := z*labelSize >= minTextPx
-	round := z >= simpleBelow
 	for _, sg := range r.vis.segs {
 		e := int(s.index.segEdge[sg])
 		k := int(s.index.segAt[sg])
@@ -141,12 +144,12 @@ func (r *renderer) buildEdges(s *Scene, z float64) {
 		a, b := pts[k], pts[k+1]
 		col, width := r.edgeColour(e)
 		width = max(1, width*float32(min(z, 1.5)))
-		if round && k > 0 {
+		if k > 0 {
 			if _, out, ok := corner(pts, k, edgeCorner); ok {
 				a = out
 			}
 		}
-		if round && k+2 < len(pts) {
+		if k+2 < len(pts) {
 			// This segment draws the corner at its end, as three chords.
 			if in, out, ok := corner(pts, k+1, edgeCorner); ok {
 				b = in
@@ -206,7 +209,6 @@ func (r *renderer) arrow(tip, base layout.Point, col color.NRGBA, z float64) {
 
 func (r *renderer) buildNodes(s *Scene, z float64) {
 	g := r.g
-	simple := z < simpleBelow
 	titles := z*titleSize >= minTextPx
 	body := z*detailSize >= minTextPx
 	zf := float32(z)
@@ -234,13 +236,6 @@ func (r *renderer) buildNodes(s *Scene, z float64) {
 			h.CornerRadius = cornerRadius*zf + grow
 			h.Move(fyne.NewPos(p0.X-grow, p0.Y-grow))
 			h.Resize(fyne.NewSize(size.Width+2*grow, size.Height+2*grow))
-		}
-		if simple {
-			b := r.rect()
-			b.FillColor = col
-			b.Move(p0)
-			b.Resize(size)
-			continue
 		}
 		hasBody := s.hasBody(v)
 		b := r.rect()
