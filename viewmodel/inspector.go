@@ -169,6 +169,9 @@ func (in *Inspector) clearProgress(job string) {
 	in.changed(ChangedProgress)
 }
 
+// Idle reports that no background work is running or waiting to report.
+func (in *Inspector) Idle() bool { return len(in.tasks()) == 0 }
+
 // Close cancels all background work and returns the tasks so the caller
 // can wait for them before releasing the tensor's storage.
 func (in *Inspector) Close() []*Task {

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"math"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,51 +12,11 @@ import (
 	"tensorscope/tensor"
 )
 
-// queue is a Poster that holds posted functions until the test runs them,
-// standing in for the UI goroutine.
-type queue struct {
-	mu   sync.Mutex
-	cond *sync.Cond
-	fns  []func()
-}
-
-func newQueue() *queue {
-	q := &queue{}
-	q.cond = sync.NewCond(&q.mu)
-	return q
-}
-
-func (q *queue) post(f func()) {
-	q.mu.Lock()
-	q.fns = append(q.fns, f)
-	q.mu.Unlock()
-	q.cond.Broadcast()
-}
-
-// drain runs posted functions until the inspector has no task running and
-// nothing is queued.
-func (q *queue) drain(t *testing.T, in *Inspector) {
+// drain runs posted work until the inspector is idle.
+func drain(t *testing.T, q *Queue, in *Inspector) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		q.mu.Lock()
-		for len(q.fns) == 0 && len(in.tasks()) > 0 {
-			if time.Now().After(deadline) {
-				q.mu.Unlock()
-				t.Fatal("inspector tasks did not finish")
-			}
-			go func() { time.Sleep(10 * time.Millisecond); q.cond.Broadcast() }()
-			q.cond.Wait()
-		}
-		fns := q.fns
-		q.fns = nil
-		q.mu.Unlock()
-		if len(fns) == 0 {
-			return
-		}
-		for _, f := range fns {
-			f()
-		}
+	if !q.Drain(func() bool { return !in.Idle() }, 20*time.Second) {
+		t.Fatal("inspector tasks did not finish")
 	}
 }
 
@@ -80,9 +39,9 @@ func seq(n int) []float32 {
 	return v
 }
 
-func newTestInspector() (*Inspector, *queue, *[]Change) {
-	q := newQueue()
-	in := NewInspector(q.post)
+func newTestInspector() (*Inspector, *Queue, *[]Change) {
+	q := NewQueue()
+	in := NewInspector(q.Post)
 	var changes []Change
 	in.OnChange = func(c Change) { changes = append(changes, c) }
 	return in, q, &changes
@@ -93,7 +52,7 @@ func TestInspectorShowComputesEverything(t *testing.T) {
 	vals := seq(24)
 	vals[5] = float32(math.NaN())
 	in.Show(0, f32Entry("w", []int{2, 3, 4}, vals))
-	q.drain(t, in)
+	drain(t, q, in)
 	if in.Err() != nil {
 		t.Fatal(in.Err())
 	}
@@ -155,11 +114,11 @@ func TestInspectorShowComputesEverything(t *testing.T) {
 func TestInspectorAxesAndSliders(t *testing.T) {
 	in, q, _ := newTestInspector()
 	in.Show(0, f32Entry("w", []int{2, 3, 4}, seq(24)))
-	q.drain(t, in)
+	drain(t, q, in)
 	if err := in.SetFixed(0, 1); err != nil {
 		t.Fatal(err)
 	}
-	q.drain(t, in)
+	drain(t, q, in)
 	if v := in.Heatmap().Grid.At(0, 0); v != 12 {
 		t.Errorf("slice 1 starts at 12, got %v", v)
 	}
@@ -172,7 +131,7 @@ func TestInspectorAxesAndSliders(t *testing.T) {
 	if err := in.SetAxes(0, 2); err != nil {
 		t.Fatal(err)
 	}
-	q.drain(t, in)
+	drain(t, q, in)
 	g := in.Heatmap().Grid
 	if g.Rows != 2 || g.Cols != 4 {
 		t.Fatalf("axes 0,2 grid %dx%d", g.Rows, g.Cols)
@@ -188,7 +147,7 @@ func TestInspectorAxesAndSliders(t *testing.T) {
 func TestInspectorColoursWithoutRecomputing(t *testing.T) {
 	in, q, _ := newTestInspector()
 	in.Show(0, f32Entry("w", []int{3, 4}, seq(12)))
-	q.drain(t, in)
+	drain(t, q, in)
 	grid := in.Heatmap().Grid
 	in.SetColormap("grayscale")
 	if in.heat.task != nil {
@@ -222,7 +181,7 @@ func TestInspectorColoursWithoutRecomputing(t *testing.T) {
 func TestInspectorHistogramSettings(t *testing.T) {
 	in, q, _ := newTestInspector()
 	in.Show(0, f32Entry("w", []int{4, 8}, seq(32)))
-	q.drain(t, in)
+	drain(t, q, in)
 	in.SetHistBins(16)
 	if in.hist.task != nil {
 		t.Error("power-of-two bins over the whole tensor come from the summary, with no pass over the data")
@@ -234,14 +193,14 @@ func TestInspectorHistogramSettings(t *testing.T) {
 	if err := in.SetHistBins(10); err != nil {
 		t.Fatal(err)
 	}
-	q.drain(t, in)
+	drain(t, q, in)
 	h, _ = in.Histogram()
 	if len(h.Counts) != 10 {
 		t.Errorf("10 bins: %v", h.Counts)
 	}
 	in.SetHistScope(HistPlane)
 	in.SetFixed(0, 0) // no-op for a 2-D tensor: plane is the whole tensor
-	q.drain(t, in)
+	drain(t, q, in)
 	h, _ = in.Histogram()
 	var n int64
 	for _, c := range h.Counts {
@@ -253,7 +212,7 @@ func TestInspectorHistogramSettings(t *testing.T) {
 	if err := in.SetHistRange(RangeManual, 0, 16); err != nil {
 		t.Fatal(err)
 	}
-	q.drain(t, in)
+	drain(t, q, in)
 	h, _ = in.Histogram()
 	if h.Above != 15 || !strings.Contains(in.HistogramNote(), "15 above") {
 		t.Errorf("outside range: above %d, note %q", h.Above, in.HistogramNote())
@@ -268,7 +227,7 @@ func TestInspectorZoomAndDownsample(t *testing.T) {
 	in, q, _ := newTestInspector()
 	in.Show(0, f32Entry("big", []int{1, 300, 500}, seq(150000)))
 	in.SetMaxCells(100, 100)
-	q.drain(t, in)
+	drain(t, q, in)
 	h := in.Heatmap()
 	if h.Grid.Rows > 100 || h.Grid.Cols > 100 {
 		t.Fatalf("grid %dx%d exceeds 100x100", h.Grid.Rows, h.Grid.Cols)
@@ -280,7 +239,7 @@ func TestInspectorZoomAndDownsample(t *testing.T) {
 		t.Errorf("downsampled cell info %q", info)
 	}
 	in.SetView(Window{Row: 10, Col: 20, Rows: 4, Cols: 5})
-	q.drain(t, in)
+	drain(t, q, in)
 	h = in.Heatmap()
 	if h.Grid.Rows != 4 || h.Grid.Cols != 5 || h.Grid.At(0, 0) != 10*500+20 {
 		t.Errorf("zoomed grid %dx%d first %v", h.Grid.Rows, h.Grid.Cols, h.Grid.At(0, 0))
@@ -296,7 +255,7 @@ func TestInspectorZoomAndDownsample(t *testing.T) {
 		t.Errorf("clamped view %+v", v)
 	}
 	in.ResetView()
-	q.drain(t, in)
+	drain(t, q, in)
 	if v := in.View(); v != (Window{0, 0, 300, 500}) {
 		t.Errorf("reset view %+v", v)
 	}
@@ -315,10 +274,10 @@ func TestInspectorCancelsOnSelection(t *testing.T) {
 	in.Show(0, a)
 	loadA := in.loadTask
 	in.Show(1, f32Entry("b", []int{3}, []float32{7, 8, 9}))
-	q.drain(t, in) // b is complete; a is still loading
+	drain(t, q, in) // b is complete; a is still loading
 	close(slow)    // now a's load returns, after b's results
 	loadA.Wait()
-	q.drain(t, in)
+	drain(t, q, in)
 	if in.Entry().Name != "b" || in.Tensor().Len() != 3 {
 		t.Fatalf("shown %q with %d elements", in.Entry().Name, in.Tensor().Len())
 	}
@@ -345,12 +304,12 @@ func TestInspectorErrorsAndQuantised(t *testing.T) {
 		Quant: &formats.Quant{Scales: []float64{0.5}, ZeroPoints: []int64{10}}}
 	qe.SetLoader(func(context.Context) (*tensor.Tensor, error) { return tensor.FromBytes(raw, tensor.Uint8, []int{4}) })
 	in.Show(2, qe)
-	q.drain(t, in)
+	drain(t, q, in)
 	if !in.Quantised() || in.Tensor().DType() != tensor.Uint8 {
 		t.Fatal("stored integers first")
 	}
 	in.SetDequantised(true)
-	q.drain(t, in)
+	drain(t, q, in)
 	if in.Tensor().DType() != tensor.Float32 {
 		t.Fatalf("dequantised dtype %s", in.Tensor().DType())
 	}

@@ -92,3 +92,56 @@ func (t *Task) Wait() {
 		<-t.done
 	}
 }
+
+// Queue is a Poster for code that owns its "UI goroutine" itself — tests
+// and headless rendering: posted functions wait in the queue until Drain
+// runs them on the caller's goroutine.
+type Queue struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	fns  []func()
+}
+
+// NewQueue returns an empty queue.
+func NewQueue() *Queue {
+	q := &Queue{}
+	q.cond = sync.NewCond(&q.mu)
+	return q
+}
+
+// Post queues f; it is the Queue's Poster.
+func (q *Queue) Post(f func()) {
+	q.mu.Lock()
+	q.fns = append(q.fns, f)
+	q.mu.Unlock()
+	q.cond.Broadcast()
+}
+
+// Drain runs queued functions on the calling goroutine until busy reports
+// false with nothing queued, or until timeout; it reports whether it
+// finished in time.
+func (q *Queue) Drain(busy func() bool, timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	for {
+		q.mu.Lock()
+		for len(q.fns) == 0 && busy() {
+			if time.Now().After(deadline) {
+				q.mu.Unlock()
+				return false
+			}
+			// Wake up now and then: busy may turn false without a post.
+			timer := time.AfterFunc(5*time.Millisecond, q.cond.Broadcast)
+			q.cond.Wait()
+			timer.Stop()
+		}
+		fns := q.fns
+		q.fns = nil
+		q.mu.Unlock()
+		if len(fns) == 0 {
+			return true
+		}
+		for _, f := range fns {
+			f()
+		}
+	}
+}
