@@ -275,7 +275,7 @@ func TestInspectorCancelsOnSelection(t *testing.T) {
 	loadA := in.loadTask
 	in.Show(1, f32Entry("b", []int{3}, []float32{7, 8, 9}))
 	drain(t, q, in) // b is complete; a is still loading
-	close(slow)    // now a's load returns, after b's results
+	close(slow)     // now a's load returns, after b's results
 	loadA.Wait()
 	drain(t, q, in)
 	if in.Entry().Name != "b" || in.Tensor().Len() != 3 {
