@@ -137,6 +137,9 @@ func (v *inspectorView) updateTensor() {
 		v.dequant.Hide()
 		v.tabs.Hide()
 		v.facts.Refresh()
+		if v.content != nil {
+			v.content.Refresh()
+		}
 		return
 	}
 	v.title.SetText(e.Name)
@@ -157,6 +160,9 @@ func (v *inspectorView) updateTensor() {
 	}
 	v.tabs.Show()
 	v.rebuildAxes()
+	// Showing and hiding parts changes the layout; lay it out again now
+	// rather than on the next resize.
+	v.content.Refresh()
 }
 
 func (v *inspectorView) updateSummary() {
@@ -165,22 +171,29 @@ func (v *inspectorView) updateSummary() {
 		style := widget.RichTextStyleInline
 		style.TextStyle.Monospace = true
 		if s.Alert {
+			// Colour only: not every theme has a bold monospace face.
 			style.ColorName = theme.ColorNameError
-			style.TextStyle.Bold = true
 		}
 		segs = append(segs, &widget.TextSegment{Text: s.Text, Style: style})
 	}
 	v.summary.Segments = segs
 	v.summary.Refresh()
 	v.pcts.SetText(v.in.PercentileLine())
+	// A wrapped summary may change height: lay the column out again.
+	v.content.Refresh()
 }
 
 func (v *inspectorView) updateProgress() {
 	busy := v.in.Busy()
 	if len(busy) == 0 {
 		v.busy.SetText("")
-		v.progress.Hide()
-		v.busy.Hide()
+		if v.progress.Visible() {
+			v.progress.Hide()
+			v.busy.Hide()
+			if v.content != nil {
+				v.content.Refresh()
+			}
+		}
 		return
 	}
 	jobs := make([]string, 0, len(busy))
@@ -190,8 +203,11 @@ func (v *inspectorView) updateProgress() {
 	sort.Strings(jobs)
 	v.busy.SetText(strings.Join(jobs, ", ") + "…")
 	v.progress.SetValue(busy[jobs[0]])
-	v.busy.Show()
-	v.progress.Show()
+	if !v.progress.Visible() {
+		v.busy.Show()
+		v.progress.Show()
+		v.content.Refresh()
+	}
 }
 
 // heatmapTab builds the heatmap controls, the heatmap and its colour bar.

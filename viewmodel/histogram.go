@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -168,7 +169,7 @@ func (in *Inspector) HistogramNote() string {
 // RenderHistogram draws the latest histogram with gonum/plot at w×h pixels.
 func (in *Inspector) RenderHistogram(w, h int, style PlotStyle) image.Image {
 	r := in.hist.result
-	if r == nil || len(r.Counts) == 0 {
+	if r == nil || len(r.Counts) == 0 || w < 1 || h < 1 {
 		return nil
 	}
 	return renderHistogram(r, in.hist.log, w, h, style)
@@ -197,6 +198,7 @@ func renderHistogram(r *tensor.Histogram, logCounts bool, w, h int, style PlotSt
 	if !logCounts && peak > 0 {
 		p.Y.Min, p.Y.Max = 0, float64(peak)*1.08 // headroom above the tallest bar
 	}
+	p.Y.Tick.Marker = countTicks{}
 	if logCounts {
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
@@ -204,4 +206,17 @@ func renderHistogram(r *tensor.Histogram, logCounts bool, w, h int, style PlotSt
 	}
 	p.X.Padding, p.Y.Padding = vg.Points(2), vg.Points(2)
 	return drawPlot(p, w, h)
+}
+
+// countTicks labels a count axis with plain numbers ("25", not "25.00").
+type countTicks struct{}
+
+func (countTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'f', -1, 64)
+		}
+	}
+	return ticks
 }

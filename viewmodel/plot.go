@@ -1,6 +1,7 @@
 package viewmodel
 
 import (
+	"fmt"
 	"image"
 	"image/color"
 
@@ -65,6 +66,9 @@ func (s PlotStyle) seriesColor(i int) color.Color {
 
 // RenderPlot draws a document plot (training curves) at w×h pixels.
 func RenderPlot(fp formats.Plot, w, h int, style PlotStyle) (image.Image, error) {
+	if w < 1 || h < 1 {
+		return nil, fmt.Errorf("plot size %d×%d is empty", w, h)
+	}
 	p := plot.New()
 	style.apply(p)
 	p.Title.Text = fp.Title
