@@ -47,6 +47,13 @@ type inspectorView struct {
 	hist     *histogramView
 	values   *widget.Table
 	valuesOK bool
+
+	// The settings controls, kept so that headless rendering can set them
+	// as a user would (see headless.go).
+	cmapSel, rangeSel, redSel, binsSel *widget.Select
+	rangeLo, rangeHi, histLo, histHi   *widget.Entry
+	histLog, histManual                *widget.Check
+	histScope                          *widget.RadioGroup
 }
 
 func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
@@ -269,6 +276,7 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 		container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi))
 	controls := container.NewVBox(container.NewHScroll(axes), container.NewHScroll(colours), v.sliders)
 	bottom := container.NewVBox(v.heatNote, v.hover)
+	v.cmapSel, v.rangeSel, v.redSel, v.rangeLo, v.rangeHi = cmap, rangeSel, red, lo, hi
 	return container.NewBorder(controls, bottom, nil, v.bar, v.heat)
 }
 
@@ -450,6 +458,7 @@ func (v *inspectorView) histogramTab() fyne.CanvasObject {
 	manual.OnChanged = func(bool) { apply() }
 	lo.OnSubmitted = func(string) { apply() }
 	hi.OnSubmitted = func(string) { apply() }
+	v.binsSel, v.histLog, v.histManual, v.histScope, v.histLo, v.histHi = bins, logc, manual, scope, lo, hi
 	controls := container.NewHBox(scope, widget.NewLabel("Bins"), bins, logc, manual,
 		container.NewGridWrap(fyne.NewSize(90, lo.MinSize().Height), lo),
 		container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi))

@@ -1,12 +1,12 @@
 package viewmodel
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
 
-	"tensorscope/formats"
 	"tensorscope/graphview"
 )
 
@@ -18,6 +18,12 @@ const MaxGraphPNGPixels = 64 << 20
 // the file name's ending. The file is written through a temporary file and
 // renamed into place. It returns a note for the user (e.g. the PNG scale).
 func ExportGraph(path string, s *graphview.Scene, palette graphview.Palette) (string, error) {
+	return ExportGraphContext(context.Background(), path, s, palette)
+}
+
+// ExportGraphContext is ExportGraph that stops when ctx is cancelled,
+// leaving no file behind.
+func ExportGraphContext(ctx context.Context, path string, s *graphview.Scene, palette graphview.Palette) (string, error) {
 	opt := graphview.ExportOptions{Palette: &palette}
 	note := ""
 	var write func(w io.Writer) error
@@ -35,7 +41,7 @@ func ExportGraph(path string, s *graphview.Scene, palette graphview.Palette) (st
 	default:
 		return "", fmt.Errorf("export %s: choose a name ending in .svg or .png", filepath.Base(path))
 	}
-	if err := formats.WriteFileAtomic(path, write); err != nil {
+	if err := WriteFileAtomicContext(ctx, path, write); err != nil {
 		return "", err
 	}
 	return note, nil

@@ -30,6 +30,16 @@ type Task struct {
 	done      chan struct{}
 }
 
+// running counts tasks whose work function has not returned, cancelled
+// ones included: a cancelled task may still be reading a mapped file for a
+// moment, and headless rendering must know when everything has settled.
+var running atomic.Int64
+
+// RunningTasks is the number of started tasks whose work has not returned
+// yet, cancelled ones included. A task's result is posted before it stops
+// counting, so once this is zero every result is in its Poster's hands.
+func RunningTasks() int64 { return running.Load() }
+
 // progressInterval bounds how often progress is posted to the UI.
 const progressInterval = 50 * time.Millisecond
 
@@ -61,7 +71,9 @@ func StartTask[T any](post Poster, work func(ctx context.Context, progress Progr
 			}
 		})
 	}
+	running.Add(1)
 	go func() {
+		defer running.Add(-1) // last: after the result was posted
 		defer close(t.done)
 		defer cancel()
 		v, err := work(ctx, report)

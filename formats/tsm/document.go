@@ -23,7 +23,7 @@ type place struct {
 // fillDocument turns a decoded module into the document's header, tensors,
 // graph, operator table and warnings. end is where the module stopped.
 func fillDocument(doc *formats.Document, m *Module, pl place) {
-	b := docBuilder{doc: doc, m: m, pl: pl}
+	b := docBuilder{doc: doc, m: m, pl: pl, ops: map[string]string{}}
 	b.header()
 	b.graph()
 	b.opTable()
@@ -47,6 +47,22 @@ type docBuilder struct {
 	pl         place
 	warnings   int
 	suppressed int
+	ops        map[string]string // interned op names: thousands of nodes share a few
+}
+
+// opOf returns node i's #op, one string per distinct op.
+func (b *docBuilder) opOf(i int) string {
+	p := b.m.Nodes[i].Param(ParamOp)
+	if p == nil || len(p.Fields) != 1 || p.Fields[0].DType != CHAR8 {
+		return ""
+	}
+	raw := p.Fields[0].Data
+	if op, ok := b.ops[string(raw)]; ok {
+		return op
+	}
+	op := string(raw)
+	b.ops[op] = op
+	return op
 }
 
 func (b *docBuilder) fileOff(moduleOff int64) int64 { return b.pl.fileBase + moduleOff }
@@ -180,7 +196,7 @@ func (b *docBuilder) node(g *formats.Graph, i int) {
 
 	// Decode guarantees #op is text; #name should be.
 	opParam, nameParam := src.Param(ParamOp), src.Param(ParamName)
-	n.Op, n.Name = src.Op(), src.Name()
+	n.Op, n.Name = b.opOf(i), src.Name()
 	if nameParam == nil {
 		b.warn(src.Offset, "node %d has no %s parameter", i, ParamName)
 	} else if len(nameParam.Fields) != 1 || nameParam.Fields[0].DType != CHAR8 {
@@ -327,7 +343,7 @@ func (b *docBuilder) attrs(i int, nodeName string, p *Param) []formats.Attr {
 var poolingTypes = map[int64]string{0: "MAX", 1: "AVG"}
 
 func (b *docBuilder) enum(i int, param string, f *Tensor, v any) any {
-	op := b.m.Nodes[i].Op()
+	op := b.opOf(i)
 	code, ok := scalarInt(f)
 	if !ok {
 		return v
@@ -438,7 +454,7 @@ func (b *docBuilder) addTensor(name string, node int, f *Tensor, role formats.Ro
 func (b *docBuilder) opTable() {
 	counts := map[string]int{}
 	for i := range b.m.Nodes {
-		counts[b.m.Nodes[i].Op()]++
+		counts[b.opOf(i)]++
 	}
 	ops := make([]string, 0, len(counts))
 	for op := range counts {

@@ -321,6 +321,9 @@ func TestSocketAndDirectoryArePrivate(t *testing.T) {
 	if _, err := (&Endpoint{AppID: "t", Dir: link}).Listen(r.onOpen); err == nil {
 		t.Error("Listen through a symbolic link succeeded")
 	}
+	if _, err := (&Endpoint{AppID: "t", Dir: privateDir(t)}).Listen(nil); err == nil {
+		t.Error("Listen without a function to call succeeded")
+	}
 	if _, err := (&Endpoint{AppID: "../t", Dir: privateDir(t)}).SocketPath(); err == nil {
 		t.Error("an app id with a slash was accepted")
 	}
@@ -424,6 +427,41 @@ func TestCloseRemovesSocketAndReleasesLock(t *testing.T) {
 	l2.Close()
 }
 
+// A request already handed on is answered even when Close comes while
+// onOpen runs; otherwise the sender would open the files a second time.
+func TestCloseAnswersRequestsHandedOn(t *testing.T) {
+	entered, release := make(chan struct{}), make(chan struct{})
+	e := &Endpoint{AppID: "t", Dir: privateDir(t), Timeout: 5 * time.Second, Logf: t.Logf}
+	l, err := e.Listen(func([]string) {
+		close(entered)
+		<-release
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := touch(t, filepath.Join(t.TempDir(), "a.tsr"))
+	type result struct {
+		ok  bool
+		err error
+	}
+	sent := make(chan result, 1)
+	go func() {
+		ok, err := e.Send([]string{f})
+		sent <- result{ok, err}
+	}()
+	<-entered
+	closed := make(chan error, 1)
+	go func() { closed <- l.Close() }()
+	time.Sleep(100 * time.Millisecond) // let Close reach its wait
+	close(release)
+	if r := <-sent; !r.ok || r.err != nil {
+		t.Fatalf("Send during Close = %v, %v; want delivered", r.ok, r.err)
+	}
+	if err := <-closed; err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestConcurrentListenOneWins(t *testing.T) {
 	r := newRecorder()
 	e := newEndpoint(t, r)
@@ -475,10 +513,11 @@ func TestStartHandsOverOrBecomesPrimary(t *testing.T) {
 	}
 	defer l.Close()
 	second := &Endpoint{AppID: e.AppID, Dir: e.Dir, Logf: t.Logf}
-	if l2, delivered, err := second.Start([]string{f}, nil); l2 != nil || !delivered || err != nil {
+	notPrimary := func([]string) { t.Error("the second instance was handed paths") }
+	if l2, delivered, err := second.Start([]string{f}, notPrimary); l2 != nil || !delivered || err != nil {
 		t.Fatalf("second Start = %v, %v, %v; want delivered", l2, delivered, err)
 	}
-	if l2, delivered, err := second.Start(nil, nil); l2 != nil || delivered || !errors.Is(err, ErrRunning) {
+	if l2, delivered, err := second.Start(nil, notPrimary); l2 != nil || delivered || !errors.Is(err, ErrRunning) {
 		t.Fatalf("Start without paths = %v, %v, %v; want ErrRunning", l2, delivered, err)
 	}
 	if calls, _ := r.snapshot(); !reflect.DeepEqual(calls, [][]string{{f}}) {
@@ -494,7 +533,7 @@ func TestHelperProcess(t *testing.T) {
 		t.Skip("helper for tests that start processes")
 	}
 	dir, file := os.Getenv("INSTANCE_DIR"), os.Getenv("INSTANCE_FILE")
-	e := &Endpoint{AppID: "t", Dir: dir, Timeout: 5 * time.Second, Logf: t.Logf}
+	e := &Endpoint{AppID: "t", Dir: dir, Timeout: 5 * time.Second, Logf: func(f string, a ...any) { fmt.Printf("log: "+f+"\n", a...) }}
 	got := make(chan []string, 64)
 	switch mode {
 	case "listen-forever":
@@ -572,7 +611,8 @@ func TestConcurrentStartsAcrossProcesses(t *testing.T) {
 			t.Errorf("child %d: %v\n%s", i, err, outs[i].String())
 			continue
 		}
-		sc := bufio.NewScanner(&outs[i])
+		t.Logf("child %d:\n%s", i, outs[i].String())
+		sc := bufio.NewScanner(bytes.NewReader(outs[i].Bytes()))
 		for sc.Scan() {
 			switch line := sc.Text(); {
 			case line == "primary":

@@ -21,9 +21,13 @@ const maxHandlers = 4
 // replaces a stale socket, and serves requests until the returned Closer is
 // closed. onOpen receives the paths of each accepted request, from a
 // goroutine of the listener, one call at a time; it should hand them to
-// the UI (fyne.Do) and return. When another process holds the lock, Listen
-// returns ErrRunning.
+// the UI (a channel the UI drains, or fyne.Do) and return, because Close
+// waits for it. When another process holds the lock, Listen returns
+// ErrRunning.
 func (e *Endpoint) Listen(onOpen func(paths []string)) (io.Closer, error) {
+	if onOpen == nil {
+		return nil, errors.New("instance: Listen needs a function to hand paths to")
+	}
 	sock, err := e.SocketPath()
 	if err != nil {
 		return nil, err
@@ -180,6 +184,16 @@ func (s *server) handle(c *net.UnixConn) {
 		io.WriteString(c, replyError+err.Error()+"\n")
 		return
 	}
+	// From here on the paths are handed over, so the sender must hear "ok"
+	// even if Close comes meanwhile: otherwise it would open them again in
+	// a window of its own.
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	delete(s.conns, c)
+	s.mu.Unlock()
 	s.openMu.Lock()
 	s.onOpen(paths)
 	s.openMu.Unlock()
@@ -187,8 +201,9 @@ func (s *server) handle(c *net.UnixConn) {
 }
 
 // Close stops listening, removes the socket and releases the lock, in that
-// order, so a new primary never finds this one's socket. It waits for
-// requests being served, whose connections it closes.
+// order, so a new primary never finds this one's socket. Requests still
+// being read are cut off; those already handed to onOpen are answered
+// before Close returns.
 func (s *server) Close() error {
 	s.once.Do(func() {
 		s.mu.Lock()
