@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"os"
 	"testing"
 	"time"
 
@@ -127,3 +128,5 @@ func settle(t *testing.T, q *viewmodel.Queue, d *viewmodel.Doc) {
 		t.Fatal("inspector did not settle")
 	}
 }
+
+func readAll(path string) ([]byte, error) { return os.ReadFile(path) }

@@ -32,6 +32,8 @@ type graphPane struct {
 	status  *widget.Label
 	props   *fyne.Container
 	lineage *widget.Button
+	// ready is closed when the latest layout has been shown (or failed).
+	ready chan struct{}
 }
 
 func newGraphPane(dt *docTab) *graphPane {
@@ -98,7 +100,10 @@ func (p *graphPane) load() {
 	g := p.model.View()
 	p.status.SetText(fmt.Sprintf("Laying out %d nodes…", len(g.Nodes)))
 	p.setProps(nil)
+	ready := make(chan struct{})
+	p.ready = ready
 	p.view.Load(g, graphview.SceneOptions{Direction: p.dir}, func(s *graphview.Scene, err error) {
+		defer close(ready)
 		if err != nil {
 			p.status.SetText("Cannot draw the graph: " + err.Error())
 			return

@@ -83,14 +83,16 @@ func (m *GraphModel) build() {
 		m.viewOf[i] = len(m.nodeOf)
 		m.nodeOf = append(m.nodeOf, i)
 	}
-	// Values consumed by a node whose producer is folded become its weights.
+	// A node's weights are the values it consumes that come from a folded
+	// producer, or from no node at all but from the file (.nn parameters).
 	for i := range g.Nodes {
 		n := &g.Nodes[i]
 		if m.viewOf[i] < 0 {
 			continue
 		}
 		for _, v := range n.Inputs {
-			if p := m.producer(v); p >= 0 && m.viewOf[p] < 0 {
+			p := m.producer(v)
+			if (p >= 0 && m.viewOf[p] < 0) || (p < 0 && m.storedTensor(v)) {
 				m.folded[i] = append(m.folded[i], v)
 			}
 		}
@@ -138,6 +140,11 @@ func (m *GraphModel) producer(v int) int {
 		return -1
 	}
 	return p
+}
+
+// storedTensor reports whether value v names a document tensor.
+func (m *GraphModel) storedTensor(v int) bool {
+	return v >= 0 && v < len(m.g.Values) && m.g.Values[v].Tensor >= 0 && m.g.Values[v].Tensor < len(m.doc.Tensors)
 }
 
 func (m *GraphModel) shapeLabel(v int) string {
