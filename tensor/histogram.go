@@ -15,9 +15,10 @@ import (
 //	bin(v) = min(⌊(v − Lo)·S⌋, len(Counts) − 1)   for Lo ≤ v ≤ Hi
 //
 // where S = len(Counts)/(Hi − Lo), nudged up by ulps until (Hi − Lo)·S ≥
-// len(Counts) so that no value above Hi can reach a bin (when Hi − Lo
-// overflows, v, Lo and Hi are halved first). A value equal to Hi lands in
-// the last bin. Bin evaluates the formula; Edge gives each bin's exact
+// len(Counts) so that no value above Hi can reach a bin. When Hi − Lo
+// overflows, v, Lo and Hi are halved first; when it is so small that S
+// would overflow, they are multiplied by 2^600 first (both exact). A value
+// equal to Hi lands in the last bin. Bin evaluates the formula; Edge gives each bin's exact
 // lower edge under it, so the edges a UI draws are the ones used.
 type Histogram struct {
 	Lo, Hi                            float64
@@ -25,7 +26,7 @@ type Histogram struct {
 	NaN, PosInf, NegInf, Below, Above int64
 
 	scale    float64 // S
-	pre      float64 // 1, or ½ when Hi − Lo overflows
+	pre      float64 // 1, ½ when Hi − Lo overflows, 2^600 when it is tiny
 	integral bool    // the values are integers (bool and integer dtypes)
 }
 
@@ -34,12 +35,15 @@ const MaxBins = 1 << 24
 
 func newHistogram(bins int, lo, hi float64) *Histogram {
 	h := &Histogram{Lo: lo, Hi: hi, Counts: make([]int64, bins), pre: 1}
-	w := hi - lo
-	if math.IsInf(w, 0) {
-		h.pre = 0.5
-		w = hi*0.5 - lo*0.5
-	}
 	nb := float64(bins)
+	w := hi - lo
+	switch {
+	case math.IsInf(w, 0):
+		h.pre = 0.5
+	case math.IsInf(nb/w, 0):
+		h.pre = 0x1p600
+	}
+	w = hi*h.pre - lo*h.pre
 	h.scale = nb / w
 	for w*h.scale < nb {
 		h.scale = math.Nextafter(h.scale, math.Inf(1))
@@ -162,7 +166,13 @@ func (h *Histogram) orderStat(k int64) float64 {
 					return first
 				}
 			}
-			return lo + (float64(k-cum)+0.5)/float64(c)*(hi-lo)
+			est := lo + (float64(k-cum)+0.5)/float64(c)*(hi-lo)
+			if i < len(h.Counts)-1 {
+				// Rounding must not carry the estimate into the next bin
+				// (with bins narrower than an ulp it would).
+				hi = math.Nextafter(hi, math.Inf(-1))
+			}
+			return min(max(est, lo), hi)
 		}
 		cum += c
 	}

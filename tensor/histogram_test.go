@@ -98,6 +98,7 @@ func TestHistogramMatchesReference(t *testing.T) {
 func TestHistogramBinsAndEdges(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	ranges := [][2]float64{{0, 1}, {-1, 1}, {-3.7, 12.25}, {1e9, 1e9 + 1}, {-1e-300, 1e-300},
+		{9.005004792076203e-308, 9.561273256703003e-308}, {0, 5e-324}, {-5e-324, 5e-324},
 		{-math.MaxFloat64, math.MaxFloat64}, {0.1, 0.30000000000000004}, {5, 5 + 1e-9}}
 	for _, rg := range ranges {
 		for _, bins := range []int{1, 3, 10, 256, 4096} {
