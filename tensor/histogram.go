@@ -34,21 +34,37 @@ type Histogram struct {
 const MaxBins = 1 << 24
 
 func newHistogram(bins int, lo, hi float64) *Histogram {
-	h := &Histogram{Lo: lo, Hi: hi, Counts: make([]int64, bins), pre: 1}
+	h := &Histogram{Lo: lo, Hi: hi, Counts: make([]int64, bins)}
+	h.pre, h.scale = binParams(bins, lo, hi)
+	return h
+}
+
+// binParams computes the pre-scale and S of the binning formula.
+func binParams(bins int, lo, hi float64) (pre, scale float64) {
 	nb := float64(bins)
 	w := hi - lo
+	pre = 1
 	switch {
 	case math.IsInf(w, 0):
-		h.pre = 0.5
+		pre = 0.5
 	case math.IsInf(nb/w, 0):
-		h.pre = 0x1p600
+		pre = 0x1p600
 	}
-	w = hi*h.pre - lo*h.pre
-	h.scale = nb / w
-	for w*h.scale < nb {
-		h.scale = math.Nextafter(h.scale, math.Inf(1))
+	w = hi*pre - lo*pre
+	scale = nb / w
+	for w*scale < nb {
+		scale = math.Nextafter(scale, math.Inf(1))
 	}
-	return h
+	return pre, scale
+}
+
+// params returns the formula's parameters, computing them for a Histogram
+// built outside this package.
+func (h *Histogram) params() (pre, scale float64) {
+	if h.scale != 0 {
+		return h.pre, h.scale
+	}
+	return binParams(len(h.Counts), h.Lo, h.Hi)
 }
 
 // Bin returns the bin of v by the formula above: −1 for v below Lo (and
@@ -61,7 +77,8 @@ func (h *Histogram) Bin(v float64) int {
 	case v > h.Hi:
 		return bins
 	}
-	t := (v*h.pre - h.Lo*h.pre) * h.scale
+	pre, scale := h.params()
+	t := (v*pre - h.Lo*pre) * scale
 	if t >= float64(bins) {
 		return bins - 1
 	}

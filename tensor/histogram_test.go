@@ -160,6 +160,11 @@ func TestHistogramSpecialValuesAndErrors(t *testing.T) {
 	if err := sameHistogram(h, want); err != nil {
 		t.Fatal(err)
 	}
+	// A Histogram built by hand (decoded from a file, say) bins the same.
+	hand := &Histogram{Lo: 0, Hi: 10, Counts: []int64{0, 0, 0, 0, 0, 4, 0, 0, 0, 0}}
+	if hand.Bin(5.5) != 5 || hand.Bin(10) != 9 || hand.Edge(5) != 5 || hand.Percentile(50) < 5 || hand.Percentile(50) >= 6 {
+		t.Errorf("hand-built histogram: bin %d, edge %v, median %v", hand.Bin(5.5), hand.Edge(5), hand.Percentile(50))
+	}
 	// A constant tensor gets a range around its value.
 	c, _ := FromBytes([]byte{7, 7, 7}, Uint8, []int{3})
 	h, err = ComputeHistogram(ctx, c, 5, 0, 0, nil)
