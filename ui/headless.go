@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -134,7 +133,7 @@ func newHeadless(dark bool) *headless {
 		variant = theme.VariantDark
 	}
 	inner.Settings().SetTheme(&variantTheme{Theme: theme.DefaultTheme(), variant: variant})
-	a := &headlessApp{App: inner, drv: &headlessDriver{Driver: inner.Driver(), wake: make(chan struct{}, 1)}}
+	a := &headlessApp{App: inner, drv: &headlessDriver{Driver: inner.Driver(), queue: viewmodel.NewQueue()}}
 	fyne.SetCurrentApp(a)
 	h := &headless{app: a}
 	h.ws = viewmodel.NewWorkspace(fyne.Do, a.Preferences())
@@ -148,39 +147,31 @@ func (h *headless) close() {
 	for viewmodel.RunningTasks() > 0 {
 		time.Sleep(time.Millisecond)
 	}
-	h.drv().drop()
 	h.ws.CloseAll()
 	h.win.Close()
 }
-
-func (h *headless) drv() *headlessDriver { return h.app.drv }
 
 func (h *headless) palette() graphview.Palette {
 	s := h.app.Settings()
 	return graphview.ThemePalette(s.Theme(), s.ThemeVariant())
 }
 
+// settleTimeout bounds a render's wait for background work; ctx is the
+// way to stop earlier.
+const settleTimeout = 30 * time.Minute
+
 // settle runs posted functions until no task is running, nothing is
-// queued and ready (nil for always) holds.
+// queued and ready (nil for always) holds. A task posts its result before
+// it stops counting, so once none runs and the queue is empty, nothing
+// more arrives unless the functions run here start new work.
 func (h *headless) settle(ctx context.Context, ready func() bool) error {
-	d := h.drv()
-	for {
-		if f := d.next(); f != nil {
-			f()
-			continue
-		}
-		// A task posts its result before it stops counting: once none
-		// runs, an empty queue stays empty unless the UI starts more.
-		if viewmodel.RunningTasks() == 0 && (ready == nil || ready()) && d.empty() {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-d.wake:
-		case <-time.After(time.Millisecond): // cancelled tasks finish without posting
-		}
+	busy := func() bool {
+		return ctx.Err() == nil && (viewmodel.RunningTasks() > 0 || (ready != nil && !ready()))
 	}
+	if !h.app.drv.queue.Drain(busy, settleTimeout) {
+		return fmt.Errorf("background work did not finish in %v", settleTimeout)
+	}
+	return ctx.Err()
 }
 
 func (h *headless) capture(win fyne.Window, size fyne.Size) image.Image {
@@ -464,59 +455,23 @@ type headlessApp struct {
 
 func (a *headlessApp) Driver() fyne.Driver { return a.drv }
 
-// headlessDriver queues functions posted with fyne.Do for settle; the test
-// driver would run them at once on the posting goroutine.
+// headlessDriver queues functions posted with fyne.Do for settle to run;
+// the test driver would run them at once on the posting goroutine. As in
+// the GUI, fyne.DoAndWait must not be called on the UI goroutine itself.
 type headlessDriver struct {
 	fyne.Driver
-	mu    sync.Mutex
-	queue []func()
-	wake  chan struct{}
+	queue *viewmodel.Queue
 }
 
 func (d *headlessDriver) DoFromGoroutine(f func(), wait bool) {
 	if !wait {
-		d.post(f)
+		d.queue.Post(f)
 		return
 	}
 	done := make(chan struct{})
-	d.post(func() {
+	d.queue.Post(func() {
 		defer close(done)
 		f()
 	})
 	<-done
-}
-
-func (d *headlessDriver) post(f func()) {
-	d.mu.Lock()
-	d.queue = append(d.queue, f)
-	d.mu.Unlock()
-	select {
-	case d.wake <- struct{}{}:
-	default:
-	}
-}
-
-func (d *headlessDriver) next() func() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if len(d.queue) == 0 {
-		return nil
-	}
-	f := d.queue[0]
-	d.queue[0] = nil
-	d.queue = d.queue[1:]
-	return f
-}
-
-func (d *headlessDriver) empty() bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return len(d.queue) == 0
-}
-
-// drop forgets what is still queued (the render is over).
-func (d *headlessDriver) drop() {
-	d.mu.Lock()
-	d.queue = nil
-	d.mu.Unlock()
 }
