@@ -24,11 +24,19 @@ Usage:
   tensorscope [FILE...]                      open the viewer, one tab per file
   tensorscope info [--json] FILE             summarise a file's header, tensors and graph
   tensorscope stats [--json] FILE [TENSOR...] statistics of tensors (all with data by default)
+  tensorscope render FILE --view heatmap|histogram|graph|window [options] --out OUT.png
+                                             draw a view as the viewer does, without a display
+  tensorscope export FILE --tensor NAME --out OUT.npy|.csv|.tsr
+                                             write a tensor (a .csv holds one plane)
+  tensorscope export FILE --view graph --out OUT.svg|.png
+                                             write the model's graph
   tensorscope --help | --version
 
 Formats are chosen by content, not by file name: TSR (v1, TSR3, TSR4),
 Tengine tmfile, TenniS .tsm and SeetaFace6 .csta, DataCode .nn.
-Exit status: 0 success, 1 the file could not be read, 2 bad usage.
+Exit status: 0 success, 1 the file could not be read (or the output
+written), 2 bad usage, 130/143 interrupted by SIGINT/SIGTERM.
+"tensorscope COMMAND --help" lists the options of a command.
 `
 
 func main() {

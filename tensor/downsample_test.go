@@ -16,6 +16,9 @@ import (
 // beyond any float64 summation.
 func refDownsample(p *Tensor, maxRows, maxCols int, r Reduction) (*Grid, []float64) {
 	rows, cols := p.Shape()[0], p.Shape()[1]
+	if rows == 0 || cols == 0 {
+		return &Grid{RowStep: 1, ColStep: 1, SrcRows: rows, SrcCols: cols, Reduction: r, Values: []float64{}}, nil
+	}
 	rowStep, colStep := (rows+maxRows-1)/maxRows, (cols+maxCols-1)/maxCols
 	g := &Grid{Rows: (rows + rowStep - 1) / rowStep, Cols: (cols + colStep - 1) / colStep,
 		RowStep: rowStep, ColStep: colStep, SrcRows: rows, SrcCols: cols, Reduction: r}

@@ -164,3 +164,27 @@ func formatShortest(v float64, same func(float64) bool) string {
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
+
+// ReadFloat64s fills dst with the values of the len(dst) elements starting
+// at row-major index start, converted as by Float64At — for table views and
+// text export. Runs adjacent in storage are decoded in one loop.
+func (t *Tensor) ReadFloat64s(start int64, dst []float64) error {
+	if err := checkNumeric(t, "ReadFloat64s"); err != nil {
+		return err
+	}
+	n := int64(t.Len())
+	if start < 0 || start > n || int64(len(dst)) > n-start {
+		return fmt.Errorf("%w: elements [%d,%d) of %s", ErrIndex, start, start+int64(len(dst)), t)
+	}
+	l := newLayout(t, false)
+	r := newBlockReader(&l, t.dtype, max(1, min(len(dst), statsBlock)),
+		func(x []float32) {
+			for i, v := range x {
+				dst[i] = float64(v)
+			}
+			dst = dst[len(x):]
+		},
+		func(x []float64) { dst = dst[copy(dst, x):] })
+	r.read(start, start+int64(len(dst)))
+	return nil
+}

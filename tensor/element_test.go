@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -200,6 +201,32 @@ func TestDequantize(t *testing.T) {
 	} {
 		if f() == nil {
 			t.Errorf("%s accepted", name)
+		}
+	}
+}
+
+func TestReadFloat64s(t *testing.T) {
+	x := seqTensor(t, 3, 4, 5)
+	v, _ := x.Permute([]int{2, 0, 1})
+	v, _ = v.Slice(1, 1, 2) // [5,2,4], far from contiguous
+	want := naiveValues(v)
+	for _, r := range [][2]int{{0, 40}, {3, 17}, {39, 1}, {40, 0}, {0, 0}} {
+		dst := make([]float64, r[1])
+		if err := v.ReadFloat64s(int64(r[0]), dst); err != nil {
+			t.Fatal(err)
+		}
+		if !equalFloats(dst, want[r[0]:r[0]+r[1]]) {
+			t.Errorf("[%d,+%d): %v, want %v", r[0], r[1], dst, want[r[0]:r[0]+r[1]])
+		}
+	}
+	q := randomTensor(t, rand.New(rand.NewPCG(1, 2)), Int64, 100, 0.2)
+	dst := make([]float64, 100)
+	if err := q.ReadFloat64s(0, dst); err != nil || !equalFloats(dst, naiveValues(q)) {
+		t.Errorf("int64: %v", err)
+	}
+	for _, r := range [][2]int{{-1, 1}, {0, 41}, {41, 0}, {39, 2}} {
+		if err := v.ReadFloat64s(int64(r[0]), make([]float64, r[1])); !errors.Is(err, ErrIndex) {
+			t.Errorf("[%d,+%d): %v", r[0], r[1], err)
 		}
 	}
 }

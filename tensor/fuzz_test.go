@@ -153,6 +153,28 @@ func checkAgainstModel(x *Tensor, m viewModel) error {
 	if x.IsContiguous() && !slices.Equal(x.Strides(), RowMajorStrides(x.Shape())) {
 		return fmt.Errorf("IsContiguous with strides %v", x.Strides())
 	}
+	vals := make([]float64, len(m.vals))
+	if err := x.ReadFloat64s(0, vals); err != nil || !equalFloats(vals, m.vals) {
+		return fmt.Errorf("ReadFloat64s = %v, %v; model %v", vals, err, m.vals)
+	}
+	h, err := ComputeHistogram(context.Background(), x, 5, 0, 0, nil)
+	if err != nil {
+		return err
+	}
+	if err := sameHistogram(h, refHistogram(h, m.vals)); err != nil {
+		return fmt.Errorf("histogram: %v", err)
+	}
+	if x.Rank() == 2 {
+		for _, r := range []Reduction{ReduceMean, ReduceMax} {
+			g, err := Downsample(context.Background(), x, 2, 3, r, nil)
+			if err != nil {
+				return err
+			}
+			if err := checkGrid(g, x, 2, 3, r); err != nil {
+				return fmt.Errorf("downsample %v: %v", r, err)
+			}
+		}
+	}
 	return nil
 }
 
@@ -343,6 +365,74 @@ func FuzzViewOps(f *testing.F) {
 			}
 			if err := checkAgainstModel(x, m); err != nil {
 				t.Fatalf("%v: %v", trail, err)
+			}
+		}
+	})
+}
+
+// FuzzKernels feeds arbitrary bytes as data of any numeric dtype through
+// statistics, histograms, percentiles and downsampling, and checks each
+// against its naive reference.
+func FuzzKernels(f *testing.F) {
+	f.Add(byte(11), byte(3), []byte("\x00\x00\x80\x7f\x00\x00\xc0\xff\x01\x00\x00\x00\x00\x00\x80\x80"))
+	f.Add(byte(9), byte(1), []byte("\x00\x7c\x00\xfc\x01\x7c\x00\x80\xff\x7b\x01\x00"))
+	f.Add(byte(12), byte(2), make([]byte, 64))
+	f.Fuzz(func(t *testing.T, dtype, rows byte, data []byte) {
+		dt := numericDTypes[int(dtype)%len(numericDTypes)]
+		n := len(data) / dt.Size()
+		x, err := FromBytes(data[:n*dt.Size()], dt, []int{n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vals := naiveValues(x)
+		ctx := context.Background()
+		st, err := ComputeStats(ctx, x, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkStats(t, "stats", st, refStatsFor(dt, vals))
+		h, err := ComputeHistogram(ctx, x, 1+int(rows)%9, 0, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sameHistogram(h, refHistogram(h, vals)); err != nil {
+			t.Fatalf("histogram: %v", err)
+		}
+		if sorted := finiteSorted(vals); len(sorted) > 0 {
+			ps, err := Percentiles(ctx, x, []float64{0, 50, 100}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			width := (sorted[len(sorted)-1] - sorted[0]) / PercentileBins
+			if math.IsInf(width, 0) {
+				width = sorted[len(sorted)-1]/PercentileBins - sorted[0]/PercentileBins
+			}
+			want := exactPercentile(sorted, 50)
+			ulp := math.Abs(math.Nextafter(want, math.Inf(1)) - want)
+			if ps[0] != sorted[0] || ps[2] != sorted[len(sorted)-1] || math.Abs(ps[1]-want) > 2*max(width, ulp) {
+				t.Fatalf("percentiles %v of %v", ps, sorted)
+			}
+		}
+		r := 1 + int(rows)%4
+		if n%r != 0 {
+			return
+		}
+		m, err := x.View([]int{r, n / r})
+		if err != nil {
+			if n == 0 {
+				return
+			}
+			t.Fatal(err)
+		}
+		for _, red := range []Reduction{ReduceMean, ReduceMin, ReduceMax, ReduceAbsMax} {
+			for _, gs := range [][2]int{{1, 1}, {2, 3}, {r, n}} {
+				g, err := Downsample(ctx, m, gs[0], max(gs[1], 1), red, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := checkGrid(g, m, gs[0], max(gs[1], 1), red); err != nil {
+					t.Fatalf("%v to %v: %v", red, gs, err)
+				}
 			}
 		}
 	})

@@ -15,9 +15,10 @@ import (
 //	bin(v) = min(⌊(v − Lo)·S⌋, len(Counts) − 1)   for Lo ≤ v ≤ Hi
 //
 // where S = len(Counts)/(Hi − Lo), nudged up by ulps until (Hi − Lo)·S ≥
-// len(Counts) so that no value above Hi can reach a bin (when Hi − Lo
-// overflows, v, Lo and Hi are halved first). A value equal to Hi lands in
-// the last bin. Bin evaluates the formula; Edge gives each bin's exact
+// len(Counts) so that no value above Hi can reach a bin. When Hi − Lo
+// overflows, v, Lo and Hi are halved first; when it is so small that S
+// would overflow, they are multiplied by 2^600 first (both exact). A value
+// equal to Hi lands in the last bin. Bin evaluates the formula; Edge gives each bin's exact
 // lower edge under it, so the edges a UI draws are the ones used.
 type Histogram struct {
 	Lo, Hi                            float64
@@ -25,7 +26,7 @@ type Histogram struct {
 	NaN, PosInf, NegInf, Below, Above int64
 
 	scale    float64 // S
-	pre      float64 // 1, or ½ when Hi − Lo overflows
+	pre      float64 // 1, ½ when Hi − Lo overflows, 2^600 when it is tiny
 	integral bool    // the values are integers (bool and integer dtypes)
 }
 
@@ -33,18 +34,37 @@ type Histogram struct {
 const MaxBins = 1 << 24
 
 func newHistogram(bins int, lo, hi float64) *Histogram {
-	h := &Histogram{Lo: lo, Hi: hi, Counts: make([]int64, bins), pre: 1}
-	w := hi - lo
-	if math.IsInf(w, 0) {
-		h.pre = 0.5
-		w = hi*0.5 - lo*0.5
-	}
-	nb := float64(bins)
-	h.scale = nb / w
-	for w*h.scale < nb {
-		h.scale = math.Nextafter(h.scale, math.Inf(1))
-	}
+	h := &Histogram{Lo: lo, Hi: hi, Counts: make([]int64, bins)}
+	h.pre, h.scale = binParams(bins, lo, hi)
 	return h
+}
+
+// binParams computes the pre-scale and S of the binning formula.
+func binParams(bins int, lo, hi float64) (pre, scale float64) {
+	nb := float64(bins)
+	w := hi - lo
+	pre = 1
+	switch {
+	case math.IsInf(w, 0):
+		pre = 0.5
+	case math.IsInf(nb/w, 0):
+		pre = 0x1p600
+	}
+	w = hi*pre - lo*pre
+	scale = nb / w
+	for w*scale < nb {
+		scale = math.Nextafter(scale, math.Inf(1))
+	}
+	return pre, scale
+}
+
+// params returns the formula's parameters, computing them for a Histogram
+// built outside this package.
+func (h *Histogram) params() (pre, scale float64) {
+	if h.scale != 0 {
+		return h.pre, h.scale
+	}
+	return binParams(len(h.Counts), h.Lo, h.Hi)
 }
 
 // Bin returns the bin of v by the formula above: −1 for v below Lo (and
@@ -57,7 +77,8 @@ func (h *Histogram) Bin(v float64) int {
 	case v > h.Hi:
 		return bins
 	}
-	t := (v*h.pre - h.Lo*h.pre) * h.scale
+	pre, scale := h.params()
+	t := (v*pre - h.Lo*pre) * scale
 	if t >= float64(bins) {
 		return bins - 1
 	}
@@ -118,196 +139,6 @@ func (h *Histogram) Finite() int64 {
 		n += c
 	}
 	return n
-}
-
-// Percentile estimates the p-th percentile (0 ≤ p ≤ 100) of the finite
-// values, interpolating linearly between order statistics as NumPy's
-// default does. Order statistics are placed evenly inside their bin, so
-// the estimate is within one bin width of the true percentile; values
-// below Lo or above Hi are taken as Lo or Hi. For integer data a bin that
-// can hold only one integer yields that integer exactly. It returns NaN for
-// p outside [0, 100] or when there are no finite values.
-func (h *Histogram) Percentile(p float64) float64 {
-	n := h.Finite()
-	if n == 0 || !(p >= 0 && p <= 100) {
-		return math.NaN()
-	}
-	r := p / 100 * float64(n-1)
-	k := int64(math.Floor(r))
-	lo := h.orderStat(k)
-	if frac := r - float64(k); frac > 0 && k+1 < n {
-		return lo + frac*(h.orderStat(k+1)-lo)
-	}
-	return lo
-}
-
-// orderStat estimates the k-th smallest finite value (0-based).
-func (h *Histogram) orderStat(k int64) float64 {
-	if k < h.Below {
-		return h.Lo
-	}
-	cum := h.Below
-	for i, c := range h.Counts {
-		if k < cum+c {
-			lo, hi := h.Edge(i), h.Edge(i+1)
-			if h.integral {
-				first := math.Ceil(lo)
-				last := first
-				if i == len(h.Counts)-1 {
-					last = math.Floor(hi)
-				} else if next := first + 1; next < hi {
-					last = next
-				}
-				if first == last {
-					return first
-				}
-			}
-			return lo + (float64(k-cum)+0.5)/float64(c)*(hi-lo)
-		}
-		cum += c
-	}
-	return h.Hi
-}
-
-// histAcc is one worker's histogram: counts go to four interleaved uint32
-// lanes (so that runs of equal values do not serialise on one counter) and
-// are flushed to the int64 totals before they could overflow.
-type histAcc struct {
-	h       *Histogram // totals
-	lanes   []uint32   // 4 × bins
-	pending int64
-	lo, s   float64
-	nb      float64
-}
-
-const histFlushAt = 1 << 31
-
-func newHistAcc(h *Histogram) *histAcc {
-	bins := len(h.Counts)
-	return &histAcc{
-		h:     &Histogram{Lo: h.Lo, Hi: h.Hi, Counts: make([]int64, bins), scale: h.scale, pre: h.pre},
-		lanes: make([]uint32, 4*bins),
-		lo:    h.Lo, s: h.scale, nb: float64(bins),
-	}
-}
-
-func (a *histAcc) flush() {
-	bins := len(a.h.Counts)
-	l0, l1, l2, l3 := a.lanes[:bins], a.lanes[bins:2*bins], a.lanes[2*bins:3*bins], a.lanes[3*bins:]
-	for i := range a.h.Counts {
-		a.h.Counts[i] += int64(l0[i]) + int64(l1[i]) + int64(l2[i]) + int64(l3[i])
-	}
-	clear(a.lanes)
-	a.pending = 0
-}
-
-// slow counts one value the fast loop could not place.
-//
-//go:noinline
-func (a *histAcc) slow(v float64) {
-	h := a.h
-	switch b := h.Bin(v); {
-	case v != v:
-		h.NaN++
-	case v > math.MaxFloat64:
-		h.PosInf++
-	case v < -math.MaxFloat64:
-		h.NegInf++
-	case b < 0:
-		h.Below++
-	case b >= len(h.Counts):
-		h.Above++
-	default:
-		h.Counts[b]++
-	}
-}
-
-func (a *histAcc) addF32(x []float32) {
-	if a.pending+int64(len(x)) >= histFlushAt {
-		a.flush()
-	}
-	a.pending += int64(len(x))
-	if a.h.pre != 1 {
-		for _, v := range x {
-			a.slow(float64(v))
-		}
-		return
-	}
-	bins := len(a.h.Counts)
-	l0, l1, l2, l3 := a.lanes[:bins], a.lanes[bins:2*bins], a.lanes[2*bins:3*bins], a.lanes[3*bins:4*bins]
-	lo, s, nb := a.lo, a.s, a.nb
-	for len(x) >= 4 {
-		t0 := (float64(x[0]) - lo) * s
-		t1 := (float64(x[1]) - lo) * s
-		t2 := (float64(x[2]) - lo) * s
-		t3 := (float64(x[3]) - lo) * s
-		if t0 >= 0 && t0 < nb {
-			l0[int(t0)]++
-		} else {
-			a.slow(float64(x[0]))
-		}
-		if t1 >= 0 && t1 < nb {
-			l1[int(t1)]++
-		} else {
-			a.slow(float64(x[1]))
-		}
-		if t2 >= 0 && t2 < nb {
-			l2[int(t2)]++
-		} else {
-			a.slow(float64(x[2]))
-		}
-		if t3 >= 0 && t3 < nb {
-			l3[int(t3)]++
-		} else {
-			a.slow(float64(x[3]))
-		}
-		x = x[4:]
-	}
-	for _, v := range x {
-		if t := (float64(v) - lo) * s; t >= 0 && t < nb {
-			l0[int(t)]++
-		} else {
-			a.slow(float64(v))
-		}
-	}
-}
-
-func (a *histAcc) addF64(x []float64) {
-	if a.pending+int64(len(x)) >= histFlushAt {
-		a.flush()
-	}
-	a.pending += int64(len(x))
-	if a.h.pre != 1 {
-		for _, v := range x {
-			a.slow(v)
-		}
-		return
-	}
-	bins := len(a.h.Counts)
-	l0, l1 := a.lanes[:bins], a.lanes[bins:2*bins]
-	lo, s, nb := a.lo, a.s, a.nb
-	for len(x) >= 2 {
-		t0 := (x[0] - lo) * s
-		t1 := (x[1] - lo) * s
-		if t0 >= 0 && t0 < nb {
-			l0[int(t0)]++
-		} else {
-			a.slow(x[0])
-		}
-		if t1 >= 0 && t1 < nb {
-			l1[int(t1)]++
-		} else {
-			a.slow(x[1])
-		}
-		x = x[2:]
-	}
-	for _, v := range x {
-		if t := (v - lo) * s; t >= 0 && t < nb {
-			l0[int(t)]++
-		} else {
-			a.slow(v)
-		}
-	}
 }
 
 // ComputeHistogram counts t's values in bins equal-width bins over
@@ -391,51 +222,3 @@ func computeHistogram(ctx context.Context, t *Tensor, bins int, lo, hi float64, 
 	}
 	return h, nil
 }
-
-// Percentiles returns the percentiles ps (each in [0, 100]) of t's finite
-// values: a statistics pass finds the range, then a 4096-bin histogram
-// over it places each percentile to within one bin width, (max−min)/4096
-// (see Histogram.Percentile). p = 0 and p = 100 are the exact minimum and
-// maximum. All are NaN when t has no finite values. Progress covers both
-// passes.
-func Percentiles(ctx context.Context, t *Tensor, ps []float64, progress ProgressFunc) ([]float64, error) {
-	if err := checkNumeric(t, "percentiles"); err != nil {
-		return nil, err
-	}
-	for _, p := range ps {
-		if !(p >= 0 && p <= 100) {
-			return nil, fmt.Errorf("percentiles of %s: %v is not in [0, 100]", t, p)
-		}
-	}
-	meter := newProgressMeter(progress, 2*int64(t.Len()))
-	st, err := computeStats(ctx, t, meter)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]float64, len(ps))
-	if st.Finite == 0 {
-		for i := range out {
-			out[i] = math.NaN()
-		}
-		return out, nil
-	}
-	lo, hi := autoRange(st)
-	h, err := computeHistogram(ctx, t, PercentileBins, lo, hi, meter)
-	if err != nil {
-		return nil, err
-	}
-	for i, p := range ps {
-		switch p {
-		case 0:
-			out[i] = st.Min
-		case 100:
-			out[i] = st.Max
-		default:
-			out[i] = min(max(h.Percentile(p), st.Min), st.Max)
-		}
-	}
-	return out, nil
-}
-
-// PercentileBins is the resolution of Percentiles.
-const PercentileBins = 4096

@@ -98,6 +98,7 @@ func TestHistogramMatchesReference(t *testing.T) {
 func TestHistogramBinsAndEdges(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	ranges := [][2]float64{{0, 1}, {-1, 1}, {-3.7, 12.25}, {1e9, 1e9 + 1}, {-1e-300, 1e-300},
+		{9.005004792076203e-308, 9.561273256703003e-308}, {0, 5e-324}, {-5e-324, 5e-324},
 		{-math.MaxFloat64, math.MaxFloat64}, {0.1, 0.30000000000000004}, {5, 5 + 1e-9}}
 	for _, rg := range ranges {
 		for _, bins := range []int{1, 3, 10, 256, 4096} {
@@ -158,6 +159,11 @@ func TestHistogramSpecialValuesAndErrors(t *testing.T) {
 	want := &Histogram{Counts: []int64{1, 0, 1, 2}, NaN: 1, PosInf: 1, NegInf: 1, Below: 1}
 	if err := sameHistogram(h, want); err != nil {
 		t.Fatal(err)
+	}
+	// A Histogram built by hand (decoded from a file, say) bins the same.
+	hand := &Histogram{Lo: 0, Hi: 10, Counts: []int64{0, 0, 0, 0, 0, 4, 0, 0, 0, 0}}
+	if hand.Bin(5.5) != 5 || hand.Bin(10) != 9 || hand.Edge(5) != 5 || hand.Percentile(50) < 5 || hand.Percentile(50) >= 6 {
+		t.Errorf("hand-built histogram: bin %d, edge %v, median %v", hand.Bin(5.5), hand.Edge(5), hand.Percentile(50))
 	}
 	// A constant tensor gets a range around its value.
 	c, _ := FromBytes([]byte{7, 7, 7}, Uint8, []int{3})

@@ -20,9 +20,11 @@ const (
 )
 
 // ProgressFunc receives the number of elements processed so far and the
-// total. It is called from worker goroutines, possibly concurrently, at
-// most about 100 times per call, and must be cheap and goroutine-safe.
-// The last call, if the work completes, has done == total.
+// total (for two-pass operations, twice the element count). It is called
+// from worker goroutines, possibly concurrently and so not always in
+// increasing order, at most 100 times per operation (once per percent), and
+// must be cheap and goroutine-safe. If the work completes, one call has
+// done == total.
 type ProgressFunc func(done, total int64)
 
 // chunkPlan divides n elements into equal chunks of whole steps.
@@ -42,7 +44,8 @@ func (p chunkPlan) bounds(c int) (lo, hi int64) {
 	return lo, min(lo+p.size, p.n)
 }
 
-// progressMeter throttles a ProgressFunc to one call per percent.
+// progressMeter throttles a ProgressFunc to one call per percent
+// completed.
 type progressMeter struct {
 	fn    ProgressFunc
 	total int64
@@ -51,9 +54,7 @@ type progressMeter struct {
 }
 
 func newProgressMeter(fn ProgressFunc, total int64) *progressMeter {
-	m := &progressMeter{fn: fn, total: total}
-	m.pct.Store(-1)
-	return m
+	return &progressMeter{fn: fn, total: total}
 }
 
 func (m *progressMeter) add(k int64) {

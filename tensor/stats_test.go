@@ -130,6 +130,36 @@ func TestComputeStatsEdgeCases(t *testing.T) {
 	if err != nil || st.Std != 0 || st.Mean != 1e6 {
 		t.Fatalf("constant rows: %+v, %v", st, err)
 	}
+	// Extremes at or near zero with tinier values next to them: in the fast
+	// loop's shifted sums 1e-45 − 0.5 rounds onto 0 − 0.5.
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, tc := range []struct {
+		name  string
+		patch map[int]float32
+	}{
+		{"subnormal above a zero max", map[int]float32{100: 0, 5000: 1e-45}},
+		{"subnormal below a zero min", map[int]float32{100: 0, 5000: -1e-45}},
+		{"zero above a tiny negative max", map[int]float32{100: -1e-40, 6000: 0}},
+		{"tiny above a tiny max", map[int]float32{100: 1e-40, 6000: 2e-40, 6001: 0}},
+	} {
+		b := make([]byte, 4*3*statsBlock)
+		for i := range 3 * statsBlock {
+			v := -rng.Float32() - 0.5 // all negative: the max is the near-zero extreme
+			if tc.name == "subnormal below a zero min" {
+				v = -v
+			}
+			if p, ok := tc.patch[i]; ok {
+				v = p
+			}
+			putF32(b[4*i:], v)
+		}
+		x, _ := FromBytes(b, Float32, []int{3 * statsBlock})
+		got, err := ComputeStats(ctx, x, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkStats(t, tc.name, got, refStatsFor(Float32, naiveValues(x)))
+	}
 	if _, err := ComputeStats(ctx, mustComplex(t), nil); !errors.Is(err, ErrNotNumeric) {
 		t.Fatalf("complex stats: %v", err)
 	}

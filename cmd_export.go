@@ -1,0 +1,214 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+
+	"tensorscope/tensor"
+	"tensorscope/ui"
+	"tensorscope/viewmodel"
+)
+
+func init() { commands["export"] = runExport }
+
+const exportUsage = "tensorscope export FILE --tensor NAME [--axes R,C] [--index AXIS=I ...] --out OUT.npy|.csv|.tsr\n" +
+	"       tensorscope export FILE --view graph [--dark] --out OUT.svg|.png"
+
+// runExport implements `tensorscope export`: a tensor as .npy, .csv (one
+// plane) or .tsr, or the graph as SVG or PNG. Every file is written to a
+// temporary file renamed into place; Ctrl+C or SIGTERM removes it.
+func runExport(args []string, stdout, stderr io.Writer) int {
+	c := newCommand("export", exportUsage)
+	view := c.flags.String("view", "", "graph: export the model's graph instead of a tensor")
+	out := c.flags.String("out", "", "the file to write; its ending chooses the format")
+	dark := c.flags.Bool("dark", false, "graph colours of the dark theme")
+	sel := addSelectionFlags(c, "the tensor to write")
+	pos, status, ok := c.parse(args, stdout, stderr)
+	if !ok {
+		return status
+	}
+	if len(pos) != 1 {
+		return c.usageError(stderr, "expected one FILE, got %d arguments", len(pos))
+	}
+	if *out == "" {
+		return c.usageError(stderr, "--out is required")
+	}
+	ext := strings.ToLower(filepath.Ext(*out))
+	graph := false
+	switch *view {
+	case "":
+		if sel.tensor == "" {
+			return c.usageError(stderr, "choose --tensor NAME or --view graph")
+		}
+		if !containsString(viewmodel.TensorExportExtensions, ext) {
+			return c.usageError(stderr, "--out must end in %s for a tensor", strings.Join(viewmodel.TensorExportExtensions, ", "))
+		}
+		if ext != ".csv" && (sel.axes != nil || sel.index != nil) {
+			return c.usageError(stderr, "--axes and --index choose the plane of a .csv; %s holds the whole tensor", ext)
+		}
+	case ui.ViewGraph:
+		graph = true
+		if sel.tensor != "" || sel.axes != nil || sel.index != nil {
+			return c.usageError(stderr, "--tensor, --axes and --index do not apply to --view graph")
+		}
+		if ext != ".svg" && ext != ".png" {
+			return c.usageError(stderr, "--out must end in .svg or .png for the graph")
+		}
+	default:
+		return c.usageError(stderr, "--view must be graph (tensors are chosen with --tensor)")
+	}
+
+	path := pos[0]
+	doc, status := openDocument(path, stderr)
+	if doc == nil {
+		return status
+	}
+	defer doc.Close()
+	if err := refuseOverwrite(path, *out); err != nil {
+		return c.usageError(stderr, "%v", err)
+	}
+
+	intr := catchInterrupts()
+	defer intr.stop()
+	var note string
+	if graph {
+		if doc.Graph == nil {
+			return fileError(stderr, path, fmt.Errorf("%s files have no graph to export", doc.FormatName))
+		}
+		s, pal, err := ui.GraphScene(doc, *dark)
+		if err != nil {
+			return fileError(stderr, path, err)
+		}
+		note, err = viewmodel.ExportGraphContext(intr.ctx, *out, s, pal)
+		if status, done := intr.finish(stderr, "export", *out, err); done {
+			return status
+		}
+	} else {
+		i, err := tensorIndex(doc, sel.tensor)
+		if err != nil {
+			return fileError(stderr, path, err)
+		}
+		e := doc.Tensors[i]
+		if !e.HasData() {
+			return fileError(stderr, path, fmt.Errorf("tensor %q has no data in this file", e.Name))
+		}
+		t, err := e.Load(intr.ctx)
+		if intr.caught() {
+			return intr.report(stderr, "export", *out)
+		}
+		if err != nil {
+			return fileError(stderr, path, err)
+		}
+		var plane *tensor.Tensor
+		if ext == ".csv" {
+			var desc string
+			if plane, desc, err = viewmodel.TensorPlane(t, sel.axes, sel.index); err != nil {
+				return fileError(stderr, path, fmt.Errorf("tensor %q: %w", e.Name, err))
+			}
+			if desc != "" {
+				fmt.Fprintf(stderr, "tensorscope export: writing %s\n", desc)
+			}
+		}
+		note, err = viewmodel.ExportTensor(intr.ctx, *out, t, plane)
+		if status, done := intr.finish(stderr, "export", *out, err); done {
+			return status
+		}
+	}
+	if note != "" {
+		fmt.Fprintf(stderr, "tensorscope export: %s\n", note)
+	}
+	return exitOK
+}
+
+// refuseOverwrite stops an export from replacing the file it reads (the
+// rename would swap the input under its own memory mapping).
+func refuseOverwrite(in, out string) error {
+	a, err1 := os.Stat(in)
+	b, err2 := os.Stat(out)
+	if err1 == nil && err2 == nil && os.SameFile(a, b) {
+		return fmt.Errorf("--out %s is the input file", out)
+	}
+	return nil
+}
+
+// writeOutput writes path through a temporary file renamed into place,
+// stopping (and removing the temporary file) when ctx is cancelled.
+func writeOutput(ctx context.Context, path string, write func(w io.Writer) error) error {
+	return viewmodel.WriteFileAtomicContext(ctx, path, write)
+}
+
+// interrupts turns the first SIGINT or SIGTERM into a cancelled context,
+// so that a write in progress stops and removes its temporary file; a
+// second signal has its default effect again.
+type interrupts struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	ch     chan os.Signal
+	mu     sync.Mutex
+	sig    os.Signal
+	done   chan struct{}
+}
+
+func catchInterrupts() *interrupts {
+	ctx, cancel := context.WithCancel(context.Background())
+	it := &interrupts{ctx: ctx, cancel: cancel, ch: make(chan os.Signal, 1), done: make(chan struct{})}
+	signal.Notify(it.ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case s := <-it.ch:
+			signal.Stop(it.ch)
+			it.mu.Lock()
+			it.sig = s
+			it.mu.Unlock()
+			cancel()
+		case <-it.done:
+		}
+	}()
+	return it
+}
+
+func (it *interrupts) stop() {
+	signal.Stop(it.ch)
+	close(it.done)
+	it.cancel()
+}
+
+// caught reports whether a signal arrived.
+func (it *interrupts) caught() bool {
+	it.mu.Lock()
+	defer it.mu.Unlock()
+	return it.sig != nil
+}
+
+// report says the command was interrupted and returns 128 + the signal
+// number, as a shell reports a command killed by it.
+func (it *interrupts) report(stderr io.Writer, cmd, out string) int {
+	it.mu.Lock()
+	s := it.sig
+	it.mu.Unlock()
+	fmt.Fprintf(stderr, "tensorscope %s: interrupted (%v); %s was not written\n", cmd, s, out)
+	if n, ok := s.(syscall.Signal); ok {
+		return 128 + int(n)
+	}
+	return 130
+}
+
+// finish reports an interrupt or a failed write; done is false when the
+// write succeeded.
+func (it *interrupts) finish(stderr io.Writer, cmd, out string, err error) (status int, done bool) {
+	if it.caught() {
+		return it.report(stderr, cmd, out), true
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "tensorscope %s: cannot write %s: %s\n", cmd, out, oneLine(err.Error()))
+		return exitBadFile, true
+	}
+	return exitOK, false
+}

@@ -1,0 +1,254 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"image/png"
+	"io"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"tensorscope/formats"
+	"tensorscope/ui"
+	"tensorscope/viewmodel"
+)
+
+func init() { commands["render"] = runRender }
+
+const renderUsage = "tensorscope render FILE --view heatmap|histogram|graph|window [--tensor NAME] [--axes R,C] " +
+	"[--index AXIS=I ...] [--colormap NAME] [--range auto|sym|LO,HI] [--bins N] [--size WxH] --out OUT.png"
+
+// Limits of --size: large enough for any screen, small enough that the
+// software painter's canvas stays a few hundred megabytes.
+const (
+	minRenderSide = 16
+	maxRenderSide = 8192
+)
+
+// runRender implements `tensorscope render`: one view of a file drawn by
+// the GUI's own widgets with Fyne's software painter, without a display,
+// saved as PNG. The same input gives the same bytes on the same machine.
+func runRender(args []string, stdout, stderr io.Writer) int {
+	c := newCommand("render", renderUsage)
+	view := c.flags.String("view", "", "what to draw: "+strings.Join(ui.RenderViews, ", ")+
+		" (window: a model's Graph pane, or with --tensor and for files without a graph the Tensors pane inspecting it)")
+	out := c.flags.String("out", "", "the PNG file to write")
+	size := c.flags.String("size", "1024x768", fmt.Sprintf("image size in pixels, WxH, each %d–%d", minRenderSide, maxRenderSide))
+	dark := c.flags.Bool("dark", false, "use the dark theme")
+	sel := addSelectionFlags(c, "the tensor to show (default: the first with numeric data)")
+	colormap := c.flags.String("colormap", "", "heatmap colours: "+strings.Join(colormapChoices(), ", ")+" (default viridis)")
+	rangeText := c.flags.String("range", "auto", "heatmap colour range (for --view histogram, the binned range): auto, sym or LO,HI")
+	bins := c.flags.Int("bins", 0, fmt.Sprintf("histogram bins, 1–4096 (default %d)", viewmodel.DefaultHistBins))
+	reduce := c.flags.String("reduce", viewmodel.ReductionNames[0], "how a downsampled heatmap cell combines values: "+strings.Join(viewmodel.ReductionNames, ", "))
+	logCounts := c.flags.Bool("log", false, "histogram counts on a log scale")
+	plane := c.flags.Bool("plane", false, "histogram of the heatmap's plane (--axes, --index) instead of the whole tensor")
+	dequant := c.flags.Bool("dequant", false, "show a quantised tensor's dequantised values")
+	pos, status, ok := c.parse(args, stdout, stderr)
+	if !ok {
+		return status
+	}
+	if len(pos) != 1 {
+		return c.usageError(stderr, "expected one FILE, got %d arguments", len(pos))
+	}
+	if !containsString(ui.RenderViews, *view) {
+		return c.usageError(stderr, "--view must be one of %s", strings.Join(ui.RenderViews, ", "))
+	}
+	if *out == "" || !strings.EqualFold(filepath.Ext(*out), ".png") {
+		return c.usageError(stderr, "--out must name a .png file")
+	}
+	w, h, err := parseSize(*size)
+	if err != nil {
+		return c.usageError(stderr, "--size: %v", err)
+	}
+	settings := ui.InspectorSettings{Axes: sel.axes, Index: sel.index, Bins: *bins,
+		LogCounts: *logCounts, PlaneHist: *plane, Dequantise: *dequant}
+	if *colormap != "" {
+		if settings.Colormap, err = resolveColormap(*colormap); err != nil {
+			return c.usageError(stderr, "--colormap: %v", err)
+		}
+	}
+	if settings.Range, settings.Lo, settings.Hi, err = parseRange(*rangeText); err != nil {
+		return c.usageError(stderr, "--range: %v", err)
+	}
+	if *view == ui.ViewHistogram && settings.Range == viewmodel.RangeSymmetric {
+		return c.usageError(stderr, "--range sym applies to heatmap colours; a histogram's range is auto or LO,HI")
+	}
+	if *bins != 0 && (*bins < 1 || *bins > 4096) {
+		return c.usageError(stderr, "--bins must be 1–4096, not %d", *bins)
+	}
+	if settings.Reduction = indexOf(viewmodel.ReductionNames, *reduce); settings.Reduction < 0 {
+		return c.usageError(stderr, "--reduce must be one of %s", strings.Join(viewmodel.ReductionNames, ", "))
+	}
+	if *view == ui.ViewGraph && sel.tensor != "" {
+		return c.usageError(stderr, "--tensor does not apply to --view graph")
+	}
+
+	path := pos[0]
+	doc, status := openDocument(path, stderr)
+	if doc == nil {
+		return status
+	}
+	defer doc.Close()
+	if err := refuseOverwrite(path, *out); err != nil {
+		return c.usageError(stderr, "%v", err)
+	}
+	opt := ui.RenderOptions{View: *view, Width: w, Height: h, Dark: *dark, Tensor: -1, Settings: settings}
+	if sel.tensor != "" {
+		if opt.Tensor, err = tensorIndex(doc, sel.tensor); err != nil {
+			return fileError(stderr, path, err)
+		}
+		e := doc.Tensors[opt.Tensor]
+		if *dequant && e.Quant == nil {
+			return fileError(stderr, path, fmt.Errorf("tensor %q is not quantised (--dequant)", e.Name))
+		}
+	} else if *view == ui.ViewGraph && doc.Graph == nil {
+		return fileError(stderr, path, fmt.Errorf("%s files have no graph to render", doc.FormatName))
+	}
+	intr := catchInterrupts()
+	defer intr.stop()
+	img, err := ui.Render(intr.ctx, doc, opt)
+	if err != nil {
+		if intr.caught() {
+			return intr.report(stderr, "render", *out)
+		}
+		return fileError(stderr, path, err)
+	}
+	err = writeOutput(intr.ctx, *out, func(w io.Writer) error { return png.Encode(w, img) })
+	status, _ = intr.finish(stderr, "render", *out, err)
+	return status
+}
+
+// selection is the tensor and plane chosen by --tensor, --axes, --index,
+// shared by render and export.
+type selection struct {
+	tensor string
+	axes   []int
+	index  map[int]int
+}
+
+func addSelectionFlags(c *command, tensorHelp string) *selection {
+	s := &selection{}
+	c.flags.StringVar(&s.tensor, "tensor", "", tensorHelp)
+	c.flags.Func("axes", "R,C: the tensor axes shown as rows and columns (default: the last two)", func(v string) error {
+		parts := strings.Split(v, ",")
+		if len(parts) != 2 {
+			return errors.New("want two axes, R,C")
+		}
+		s.axes = make([]int, 2)
+		for i, p := range parts {
+			n, err := strconv.Atoi(strings.TrimSpace(p))
+			if err != nil || n < 0 {
+				return fmt.Errorf("%q is not an axis number", p)
+			}
+			s.axes[i] = n
+		}
+		if s.axes[0] == s.axes[1] {
+			return errors.New("rows and columns need two different axes")
+		}
+		return nil
+	})
+	c.flags.Func("index", "AXIS=I: hold an axis that is not plotted at index I (repeatable; default 0)", func(v string) error {
+		a, i, ok := strings.Cut(v, "=")
+		axis, err1 := strconv.Atoi(strings.TrimSpace(a))
+		idx, err2 := strconv.Atoi(strings.TrimSpace(i))
+		if !ok || err1 != nil || err2 != nil || axis < 0 || idx < 0 {
+			return fmt.Errorf("want AXIS=INDEX with two numbers, not %q", v)
+		}
+		if s.index == nil {
+			s.index = map[int]int{}
+		}
+		if _, dup := s.index[axis]; dup {
+			return fmt.Errorf("axis %d is given twice", axis)
+		}
+		s.index[axis] = idx
+		return nil
+	})
+	return s
+}
+
+// tensorIndex finds a tensor by name.
+func tensorIndex(doc *formats.Document, name string) (int, error) {
+	for i, e := range doc.Tensors {
+		if e.Name == name {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("no tensor named %q (try `tensorscope info` for the list)", name)
+}
+
+func parseSize(s string) (w, h int, err error) {
+	a, b, ok := strings.Cut(strings.ToLower(s), "x")
+	if ok {
+		w, err = strconv.Atoi(a)
+		if err == nil {
+			h, err = strconv.Atoi(b)
+		}
+	}
+	if !ok || err != nil {
+		return 0, 0, fmt.Errorf("want WIDTHxHEIGHT in pixels, e.g. 1024x768, not %q", s)
+	}
+	for _, n := range []int{w, h} {
+		if n < minRenderSide || n > maxRenderSide {
+			return 0, 0, fmt.Errorf("each side must be %d–%d pixels, not %d", minRenderSide, maxRenderSide, n)
+		}
+	}
+	return w, h, nil
+}
+
+// colormapChoices are the names --colormap accepts: each map's first word.
+func colormapChoices() []string {
+	var out []string
+	for _, n := range viewmodel.ColormapNames() {
+		out = append(out, strings.Fields(n)[0])
+	}
+	return out
+}
+
+// resolveColormap accepts a colour map's full name, its first word, or
+// gray/grey for grayscale, in any case.
+func resolveColormap(name string) (string, error) {
+	key := strings.ToLower(strings.TrimSpace(name))
+	switch key {
+	case "gray", "grey", "greyscale":
+		key = "grayscale"
+	}
+	for _, n := range viewmodel.ColormapNames() {
+		if key == strings.ToLower(n) || key == strings.ToLower(strings.Fields(n)[0]) {
+			return n, nil
+		}
+	}
+	return "", fmt.Errorf("unknown colour map %q (choose %s)", name, strings.Join(colormapChoices(), ", "))
+}
+
+// parseRange reads auto, sym(metric) or LO,HI (finite, LO < HI).
+func parseRange(s string) (viewmodel.RangeMode, float64, float64, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "auto":
+		return viewmodel.RangeAuto, 0, 0, nil
+	case "sym", "symmetric":
+		return viewmodel.RangeSymmetric, 0, 0, nil
+	}
+	a, b, ok := strings.Cut(s, ",")
+	lo, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
+	hi, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
+	if !ok || err1 != nil || err2 != nil || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return 0, 0, 0, fmt.Errorf("want auto, sym or LO,HI with two finite numbers, not %q", s)
+	}
+	if !(lo < hi) {
+		return 0, 0, 0, fmt.Errorf("LO must be below HI (got %g, %g)", lo, hi)
+	}
+	return viewmodel.RangeManual, lo, hi, nil
+}
+
+func containsString(list []string, s string) bool { return indexOf(list, s) >= 0 }
+
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
