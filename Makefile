@@ -10,7 +10,7 @@ BIN := tensorscope
 FILE ?=
 ARGS ?= $(FILE)
 
-.PHONY: run test build deps deps-test fmt-check vet bench fuzz clean install uninstall
+.PHONY: run test build deps deps-test deps-install fmt-check vet bench fuzz clean install uninstall
 
 run: deps build
 	LANG=$${LANG:-C.UTF-8} ./$(BIN) $(ARGS)
@@ -21,8 +21,19 @@ test: deps-test fmt-check vet
 build:
 	$(GO) build -o $(BIN) .
 
+# install puts the binary, icon, desktop entry and MIME types in your XDG
+# folders (no root) so that double-clicking a model file opens it.
+install: deps-install build
+	./scripts/install-desktop install ./$(BIN)
+
+uninstall:
+	./scripts/install-desktop uninstall
+
 deps:
 	@./scripts/ensure-deps run
+
+deps-install:
+	@./scripts/ensure-deps install
 
 deps-test:
 	@./scripts/ensure-deps test

@@ -3,12 +3,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 
 	"tensorscope/assets"
 	_ "tensorscope/internal/earlyenv" // must initialise before Fyne and sqweek/dialog; see its comment
+	"tensorscope/internal/instance"
 	"tensorscope/ui"
 )
 
@@ -62,9 +64,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	return runGUI(args, stderr)
+}
+
+// runGUI opens the viewer, or hands the files to a viewer already running
+// for this user so they open as tabs there.
+func runGUI(paths []string, stderr io.Writer) int {
+	incoming := make(chan []string, 16)
+	primary, delivered, err := instance.Start(AppID, paths, func(ps []string) { incoming <- ps })
+	if delivered {
+		return 0
+	}
+	if err != nil && !errors.Is(err, instance.ErrRunning) && !errors.Is(err, instance.ErrUnsupported) {
+		fmt.Fprintf(stderr, "tensorscope: %v; opening a new window\n", err)
+	}
+	if primary != nil {
+		defer primary.Close()
+	}
 	ui.Run(ui.Options{
-		AppID: AppID, Version: Version, Icon: assets.Icon, Paths: args,
-		DemoName: "demo.tmfile", Demo: assets.DemoModel,
+		AppID: AppID, Version: Version, Icon: assets.Icon, Paths: paths,
+		DemoName: "demo.tmfile", Demo: assets.DemoModel, Incoming: incoming,
 	})
 	return 0
 }

@@ -13,6 +13,9 @@ type Options struct {
 	Paths    []string // files to open, one tab each
 	DemoName string   // opened when Paths is empty
 	Demo     []byte
+	// Incoming carries files that later launches of the app hand over
+	// (single instance); each batch opens as new tabs.
+	Incoming <-chan []string
 }
 
 // Run opens the main window and blocks until the application quits.
@@ -23,5 +26,17 @@ func Run(opts Options) {
 	}
 	mw := NewMainWindow(a, opts)
 	mw.Start()
+	if opts.Incoming != nil {
+		go func() {
+			for paths := range opts.Incoming {
+				fyne.Do(func() {
+					for _, p := range paths {
+						mw.Open(p)
+					}
+					mw.win.RequestFocus()
+				})
+			}
+		}()
+	}
 	a.Run()
 }

@@ -223,7 +223,7 @@ func (p *graphPane) export() {
 			note, err := viewmodel.ExportGraph(path, s, palette)
 			fyne.Do(func() {
 				if err != nil {
-					dialog.ShowError(err, win)
+					showError(err, win)
 					return
 				}
 				msg := "Saved " + path

@@ -112,7 +112,7 @@ func (mw *MainWindow) finishOpen(dt *docTab, d *viewmodel.Doc, err error) {
 	}
 	if err != nil {
 		mw.removeTab(dt)
-		dialog.ShowError(err, mw.win)
+		showError(err, mw.win)
 		return
 	}
 	dt.setDoc(d)
@@ -181,7 +181,7 @@ func (mw *MainWindow) reload() {
 	mw.ws.Reload(dt.doc, func(err error) {
 		mw.status.SetText("")
 		if err != nil {
-			dialog.ShowError(err, mw.win)
+			showError(err, mw.win)
 		}
 		dt.rebuild()
 	})
@@ -217,7 +217,7 @@ func (mw *MainWindow) showOpenDialog() {
 	}
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil {
-			dialog.ShowError(err, mw.win)
+			showError(err, mw.win)
 			return
 		}
 		if r == nil {
@@ -238,12 +238,11 @@ func (mw *MainWindow) showOpenDialog() {
 
 func (mw *MainWindow) welcome() fyne.CanvasObject {
 	title := widget.NewLabelWithStyle("Tensorscope", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
-	hint := widget.NewLabelWithStyle("Open a tensor or model file, or drop one on this window.\n"+
-		"Supported: "+strings.Join(viewmodel.SupportedFormatNames(), ", "), fyne.TextAlignCenter, fyne.TextStyle{})
-	hint.Wrapping = fyne.TextWrapWord
+	hint := widget.NewLabelWithStyle("Open a tensor or model file (Ctrl+O), or drop one on this window.", fyne.TextAlignCenter, fyne.TextStyle{})
+	list := widget.NewLabelWithStyle(strings.Join(viewmodel.SupportedFormatNames(), "\n"), fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
 	open := widget.NewButton("Open…", mw.showOpenDialog)
 	open.Importance = widget.HighImportance
-	return container.NewCenter(container.NewVBox(title, hint, container.NewCenter(open)))
+	return container.NewCenter(container.NewVBox(title, hint, container.NewCenter(open), list))
 }
 
 func (mw *MainWindow) mainMenu() *fyne.MainMenu {
@@ -331,7 +330,7 @@ func saveFile(win fyne.Window, title, startName string, filters []fileFilter, sa
 	}
 	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
 		if err != nil {
-			dialog.ShowError(err, win)
+			showError(err, win)
 			return
 		}
 		if w == nil {

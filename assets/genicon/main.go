@@ -53,7 +53,7 @@ func main() {
 	out := flag.String("o", "icon.png", "output PNG")
 	flag.Parse()
 	const size = 512
-	c := vgimg.NewWith(vgimg.UseWH(size, size), vgimg.UseDPI(72))
+	c := vgimg.NewWith(vgimg.UseWH(size, size), vgimg.UseDPI(72), vgimg.UseBackgroundColor(color.Transparent))
 	dc := draw.New(c)
 
 	// Tile.
