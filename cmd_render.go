@@ -35,7 +35,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	view := c.flags.String("view", "", "what to draw: "+strings.Join(ui.RenderViews, ", ")+
 		" (window: a model's Graph pane, or with --tensor and for files without a graph the Tensors pane inspecting it)")
 	out := c.flags.String("out", "", "the PNG file to write")
-	size := c.flags.String("size", "1024x768", fmt.Sprintf("image size in pixels, WxH, each %d–%d", minRenderSide, maxRenderSide))
+	size := c.flags.String("size", "", fmt.Sprintf("image size in pixels, WxH, each %d–%d (default 1024x768; for window, the viewer's own 1280x820)", minRenderSide, maxRenderSide))
 	dark := c.flags.Bool("dark", false, "use the dark theme")
 	sel := addSelectionFlags(c, "the tensor to show (default: the first with numeric data)")
 	colormap := c.flags.String("colormap", "", "heatmap colours: "+strings.Join(colormapChoices(), ", ")+" (default viridis)")
@@ -57,6 +57,12 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	}
 	if *out == "" || !strings.EqualFold(filepath.Ext(*out), ".png") {
 		return c.usageError(stderr, "--out must name a .png file")
+	}
+	if *size == "" {
+		*size = "1024x768"
+		if *view == ui.ViewWindow {
+			*size = "1280x820"
+		}
 	}
 	w, h, err := parseSize(*size)
 	if err != nil {
