@@ -155,8 +155,10 @@ func writeChecked(ctx context.Context, w io.Writer, b []byte) error {
 // WriteCSV writes a 2-D tensor as comma-separated text, one line per row,
 // each value exactly as stored (tensor.ElementString: the shortest decimal
 // that reads back to the same value in the element's own type; NaN, +Inf,
-// -Inf). bool is written 1 or 0, which spreadsheets and numpy.loadtxt read
-// as numbers; opaque values as hex.
+// -Inf). bfloat16 is written as the float32 it widens to in .npy files, so
+// that numpy.loadtxt(..., dtype=float32) reads the same values as
+// numpy.load. bool is written 1 or 0, which numpy.loadtxt and spreadsheets
+// read; opaque values as hex.
 func WriteCSV(ctx context.Context, w io.Writer, plane *tensor.Tensor) error {
 	if plane.Rank() != 2 {
 		return fmt.Errorf("CSV holds a 2-D plane, not %s", plane)
@@ -165,6 +167,7 @@ func WriteCSV(ctx context.Context, w io.Writer, plane *tensor.Tensor) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	idx := []int{0, 0}
 	isBool := plane.DType() == tensor.Bool
+	isBF16 := plane.DType() == tensor.BFloat16
 	for r := 0; r < shape[0]; r++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -181,6 +184,15 @@ func WriteCSV(ctx context.Context, w io.Writer, plane *tensor.Tensor) error {
 					return err
 				}
 				bw.WriteByte('0' + min(b[0], 1))
+				continue
+			}
+			if isBF16 {
+				b, err := plane.ElementBytes(idx)
+				if err != nil {
+					return err
+				}
+				f := tensor.BFloat16ToFloat32(binary.LittleEndian.Uint16(b))
+				bw.WriteString(strconv.FormatFloat(float64(f), 'g', -1, 32))
 				continue
 			}
 			s, err := plane.ElementString(idx)
@@ -206,7 +218,7 @@ func WriteTSR(ctx context.Context, w io.Writer, t *tensor.Tensor) (note string, 
 	if errV1 == nil {
 		return "written as TSR v1", ctx.Err()
 	}
-	if cw.n > 0 {
+	if cw.n > 0 || ctx.Err() != nil {
 		return "", errV1
 	}
 	errV4 := tsr.EncodeV4(cw, []*tensor.Tensor{t}, tsr.RAW)
