@@ -2,7 +2,11 @@ package tensor
 
 import (
 	"context"
+	"encoding/binary"
+	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 )
@@ -115,4 +119,68 @@ func BenchmarkDownsample16k(b *testing.B) {
 			})
 		})
 	}
+}
+
+// BenchmarkStatsDType measures the other dtypes on 16M elements each (the
+// same normal data, converted; integers scaled to use their range).
+func BenchmarkStatsDType(b *testing.B) {
+	const n = 16 << 20
+	src := benchData()
+	for _, dt := range []DType{Float16, BFloat16, Int8, Uint8, Int16, Int32, Float64} {
+		buf := make([]byte, n*dt.Size())
+		for i := range n {
+			v := float64(math.Float32frombits(binary.LittleEndian.Uint32(src[4*i:])))
+			e := buf[i*dt.Size():]
+			switch dt {
+			case Float16:
+				binary.LittleEndian.PutUint16(e, Float32ToFloat16(float32(v)))
+			case BFloat16:
+				binary.LittleEndian.PutUint16(e, Float32ToBFloat16(float32(v)))
+			case Int8, Uint8:
+				e[0] = byte(int8(max(-127, min(127, v*30))))
+			case Int16:
+				binary.LittleEndian.PutUint16(e, uint16(int16(v*8000)))
+			case Int32:
+				binary.LittleEndian.PutUint32(e, uint32(int32(v*1e8)))
+			case Float64:
+				binary.LittleEndian.PutUint64(e, math.Float64bits(v))
+			}
+		}
+		x, err := FromBytes(buf, dt, []int{n})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(dt.String(), func(b *testing.B) {
+			b.SetBytes(int64(len(buf)))
+			reportCPU(b, func() {
+				if _, err := ComputeStats(context.Background(), x, nil); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkStatsMappedFile is what `tensorscope stats` does: map a 256 MiB
+// file (in the page cache) afresh and compute statistics once.
+func BenchmarkStatsMappedFile(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "f32.bin")
+	if err := os.WriteFile(path, benchData(), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(4 * benchElems)
+	reportCPU(b, func() {
+		s, err := MapFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		x, err := New(s, 0, Float32, []int{benchElems})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ComputeStats(context.Background(), x, nil); err != nil {
+			b.Fatal(err)
+		}
+		s.Close()
+	})
 }
