@@ -18,7 +18,7 @@ const histFlushAt = 1 << 31
 func newHistAcc(h *Histogram) *histAcc {
 	bins := len(h.Counts)
 	return &histAcc{
-		h:     &Histogram{Lo: h.Lo, Hi: h.Hi, Counts: make([]int64, bins), scale: h.scale, pre: h.pre},
+		h:     newHistogram(bins, h.Lo, h.Hi),
 		lanes: make([]uint32, 4*bins),
 		lo:    h.Lo, s: h.scale, nb: float64(bins),
 	}

@@ -25,9 +25,11 @@ type Histogram struct {
 	Counts                            []int64
 	NaN, PosInf, NegInf, Below, Above int64
 
-	scale    float64 // S
-	pre      float64 // 1, ½ when Hi − Lo overflows, 2^600 when it is tiny
-	integral bool    // the values are integers (bool and integer dtypes)
+	// The formula's parameters for (paramLo, paramHi, paramBins); a copy
+	// whose range or bin count was changed recomputes them.
+	scale, pre                  float64
+	paramLo, paramHi, paramBins float64
+	integral                    bool // the values are integers (bool and integer dtypes)
 }
 
 // MaxBins bounds the number of bins of a histogram.
@@ -36,6 +38,7 @@ const MaxBins = 1 << 24
 func newHistogram(bins int, lo, hi float64) *Histogram {
 	h := &Histogram{Lo: lo, Hi: hi, Counts: make([]int64, bins)}
 	h.pre, h.scale = binParams(bins, lo, hi)
+	h.paramLo, h.paramHi, h.paramBins = lo, hi, float64(bins)
 	return h
 }
 
@@ -58,10 +61,10 @@ func binParams(bins int, lo, hi float64) (pre, scale float64) {
 	return pre, scale
 }
 
-// params returns the formula's parameters, computing them for a Histogram
-// built outside this package.
+// params returns the formula's parameters, computing them afresh for a
+// Histogram built or changed outside this package.
 func (h *Histogram) params() (pre, scale float64) {
-	if h.scale != 0 {
+	if h.scale != 0 && h.paramLo == h.Lo && h.paramHi == h.Hi && h.paramBins == float64(len(h.Counts)) {
 		return h.pre, h.scale
 	}
 	return binParams(len(h.Counts), h.Lo, h.Hi)
@@ -143,8 +146,9 @@ func (h *Histogram) Finite() int64 {
 
 // ComputeHistogram counts t's values in bins equal-width bins over
 // [lo, hi]. With lo == hi == 0, or either NaN, the range is the finite
-// minimum and maximum, found by a first pass (a constant tensor gets a
-// range widened around its value; one without finite values gets [0, 1]).
+// minimum and maximum, found by a first pass (a tensor without finite
+// values gets [0, 1]). A range of one value (the [min, max] of a constant
+// tensor) is widened around it: [v−d, v+d] with d = max(½, |v|·2^-20).
 // Progress covers both passes.
 func ComputeHistogram(ctx context.Context, t *Tensor, bins int, lo, hi float64, progress ProgressFunc) (*Histogram, error) {
 	if err := checkNumeric(t, "histogram"); err != nil {
@@ -154,8 +158,13 @@ func ComputeHistogram(ctx context.Context, t *Tensor, bins int, lo, hi float64, 
 		return nil, fmt.Errorf("histogram of %s: %d bins, want 1..%d", t, bins, MaxBins)
 	}
 	auto := (lo == 0 && hi == 0) || lo != lo || hi != hi
-	if !auto && !(lo < hi && !math.IsInf(lo, 0) && !math.IsInf(hi, 0)) {
-		return nil, fmt.Errorf("histogram of %s: range [%v, %v] is not a finite non-empty interval", t, lo, hi)
+	if !auto && !(lo <= hi && !math.IsInf(lo, 0) && !math.IsInf(hi, 0)) {
+		return nil, fmt.Errorf("histogram of %s: range [%v, %v] is not a finite interval", t, lo, hi)
+	}
+	if lo == hi && !auto {
+		// [min, max] of a constant tensor: widen it as the automatic range
+		// would.
+		lo, hi = widen(lo)
 	}
 	n := int64(t.Len())
 	passes := int64(1)
@@ -178,12 +187,17 @@ func autoRange(st Stats) (lo, hi float64) {
 	if st.Finite == 0 {
 		return 0, 1
 	}
-	lo, hi = st.Min, st.Max
-	if lo == hi {
-		d := max(0.5, math.Abs(lo)*0x1p-20)
-		lo, hi = max(lo-d, -math.MaxFloat64), min(hi+d, math.MaxFloat64)
+	if st.Min == st.Max {
+		return widen(st.Min)
 	}
-	return lo, hi
+	return st.Min, st.Max
+}
+
+// widen returns a range around v for a histogram of values all equal to v,
+// so that they fall in the middle bin.
+func widen(v float64) (lo, hi float64) {
+	d := max(0.5, math.Abs(v)*0x1p-20)
+	return max(v-d, -math.MaxFloat64), min(v+d, math.MaxFloat64)
 }
 
 func computeHistogram(ctx context.Context, t *Tensor, bins int, lo, hi float64, meter *progressMeter) (*Histogram, error) {

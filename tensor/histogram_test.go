@@ -160,6 +160,13 @@ func TestHistogramSpecialValuesAndErrors(t *testing.T) {
 	if err := sameHistogram(h, want); err != nil {
 		t.Fatal(err)
 	}
+	// A copy with fewer bins (merged, say) bins by its own bin count.
+	h, _ = ComputeHistogram(ctx, x, 8, 0, 8, nil)
+	merged := *h
+	merged.Counts = make([]int64, 4)
+	if merged.Bin(2.5) != 1 || merged.Edge(1) != 2 {
+		t.Errorf("copy with 4 bins: 2.5 in bin %d, edge 1 at %v", merged.Bin(2.5), merged.Edge(1))
+	}
 	// A Histogram built by hand (decoded from a file, say) bins the same.
 	hand := &Histogram{Lo: 0, Hi: 10, Counts: []int64{0, 0, 0, 0, 0, 4, 0, 0, 0, 0}}
 	if hand.Bin(5.5) != 5 || hand.Bin(10) != 9 || hand.Edge(5) != 5 || hand.Percentile(50) < 5 || hand.Percentile(50) >= 6 {
@@ -171,6 +178,11 @@ func TestHistogramSpecialValuesAndErrors(t *testing.T) {
 	if err != nil || h.Lo >= 7 || h.Hi <= 7 || h.Counts[2] != 3 {
 		t.Fatalf("constant: %+v, %v", h, err)
 	}
+	// The [min, max] of a constant tensor as the range.
+	h, err = ComputeHistogram(ctx, c, 5, 7, 7, nil)
+	if err != nil || h.Lo >= 7 || h.Hi <= 7 || h.Counts[2] != 3 {
+		t.Fatalf("range [7, 7]: %+v, %v", h, err)
+	}
 	// No finite values: range [0, 1], nothing in the bins.
 	nan, _ := FromBytes(b[12:20], Float32, []int{2})
 	h, err = ComputeHistogram(ctx, nan, 3, math.NaN(), 0, nil)
@@ -180,7 +192,7 @@ func TestHistogramSpecialValuesAndErrors(t *testing.T) {
 	for _, c := range []struct {
 		bins   int
 		lo, hi float64
-	}{{0, 0, 1}, {-1, 0, 1}, {MaxBins + 1, 0, 1}, {4, 1, 1}, {4, 2, 1}, {4, 0, math.Inf(1)}, {4, math.Inf(-1), 0}} {
+	}{{0, 0, 1}, {-1, 0, 1}, {MaxBins + 1, 0, 1}, {4, 2, 1}, {4, 0, math.Inf(1)}, {4, math.Inf(-1), 0}} {
 		if _, err := ComputeHistogram(ctx, x, c.bins, c.lo, c.hi, nil); err == nil {
 			t.Errorf("bins %d range [%v, %v] accepted", c.bins, c.lo, c.hi)
 		}
