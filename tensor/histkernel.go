@@ -4,33 +4,51 @@ import "math"
 
 // histAcc is one worker's histogram: counts go to four interleaved uint32
 // lanes (so that runs of equal values do not serialise on one counter) and
-// are flushed to the int64 totals before they could overflow.
+// are flushed to the int64 totals before they could overflow. Beyond
+// fourLaneBins bins the four lanes are one (the memory matters more).
 type histAcc struct {
-	h       *Histogram // totals
-	lanes   []uint32   // 4 × bins
-	pending int64
-	lo, s   float64
-	nb      float64
+	h              *Histogram // totals
+	l0, l1, l2, l3 []uint32
+	pending        int64
+	lo, s          float64
+	nb             float64
 }
 
-const histFlushAt = 1 << 31
+const (
+	histFlushAt  = 1 << 31
+	fourLaneBins = 1 << 16
+)
 
 func newHistAcc(h *Histogram) *histAcc {
 	bins := len(h.Counts)
-	return &histAcc{
-		h:     newHistogram(bins, h.Lo, h.Hi),
-		lanes: make([]uint32, 4*bins),
-		lo:    h.Lo, s: h.scale, nb: float64(bins),
+	a := &histAcc{h: newHistogram(bins, h.Lo, h.Hi), lo: h.Lo, s: h.scale, nb: float64(bins)}
+	if bins <= fourLaneBins {
+		lanes := make([]uint32, 4*bins)
+		a.l0, a.l1, a.l2, a.l3 = lanes[:bins], lanes[bins:2*bins], lanes[2*bins:3*bins], lanes[3*bins:]
+	} else {
+		a.l0 = make([]uint32, bins)
+		a.l1, a.l2, a.l3 = a.l0, a.l0, a.l0
 	}
+	return a
 }
 
 func (a *histAcc) flush() {
-	bins := len(a.h.Counts)
-	l0, l1, l2, l3 := a.lanes[:bins], a.lanes[bins:2*bins], a.lanes[2*bins:3*bins], a.lanes[3*bins:]
-	for i := range a.h.Counts {
-		a.h.Counts[i] += int64(l0[i]) + int64(l1[i]) + int64(l2[i]) + int64(l3[i])
+	if &a.l1[0] == &a.l0[0] {
+		for i, c := range a.l0 {
+			a.h.Counts[i] += int64(c)
+		}
+		clear(a.l0)
+	} else {
+		l0 := a.l0
+		l1, l2, l3 := a.l1[:len(l0)], a.l2[:len(l0)], a.l3[:len(l0)]
+		for i := range l0 {
+			a.h.Counts[i] += int64(l0[i]) + int64(l1[i]) + int64(l2[i]) + int64(l3[i])
+		}
+		clear(l0)
+		clear(l1)
+		clear(l2)
+		clear(l3)
 	}
-	clear(a.lanes)
 	a.pending = 0
 }
 
@@ -66,8 +84,7 @@ func (a *histAcc) addF32(x []float32) {
 		}
 		return
 	}
-	bins := len(a.h.Counts)
-	l0, l1, l2, l3 := a.lanes[:bins], a.lanes[bins:2*bins], a.lanes[2*bins:3*bins], a.lanes[3*bins:4*bins]
+	l0, l1, l2, l3 := a.l0, a.l1, a.l2, a.l3
 	lo, s, nb := a.lo, a.s, a.nb
 	for len(x) >= 4 {
 		t0 := (float64(x[0]) - lo) * s
@@ -116,8 +133,7 @@ func (a *histAcc) addF64(x []float64) {
 		}
 		return
 	}
-	bins := len(a.h.Counts)
-	l0, l1 := a.lanes[:bins], a.lanes[bins:2*bins]
+	l0, l1 := a.l0, a.l1
 	lo, s, nb := a.lo, a.s, a.nb
 	for len(x) >= 2 {
 		t0 := (x[0] - lo) * s

@@ -32,8 +32,9 @@ type Histogram struct {
 	integral                    bool // the values are integers (bool and integer dtypes)
 }
 
-// MaxBins bounds the number of bins of a histogram.
-const MaxBins = 1 << 24
+// MaxBins bounds the number of bins of a histogram (each worker keeps its
+// own counts).
+const MaxBins = 1 << 20
 
 func newHistogram(bins int, lo, hi float64) *Histogram {
 	h := &Histogram{Lo: lo, Hi: hi, Counts: make([]int64, bins)}

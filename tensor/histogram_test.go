@@ -252,3 +252,17 @@ func TestPercentilesWithinOneBin(t *testing.T) {
 		t.Errorf("percentile of NaN: %v, %v", got, err)
 	}
 }
+
+// Past fourLaneBins bins the worker counts go to a single lane.
+func TestHistogramManyBins(t *testing.T) {
+	x := randomTensor(t, rand.New(rand.NewPCG(17, 18)), Float32, 200_000, 0.01)
+	for _, bins := range []int{fourLaneBins, fourLaneBins + 1, 300_000} {
+		h, err := ComputeHistogram(context.Background(), x, bins, -3, 5, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sameHistogram(h, refHistogram(h, naiveValues(x))); err != nil {
+			t.Fatalf("%d bins: %v", bins, err)
+		}
+	}
+}
