@@ -57,6 +57,7 @@ func (g *Grid) At(r, c int) float64 { return g.Values[r*g.Cols+c] }
 // source columns per cell. A plane that fits is returned one cell per
 // element. Every element is read exactly once, in storage order where the
 // layout allows; memory used is proportional to the grid, not the plane.
+// A mean is the float64 sum of the cell's finite values over their count.
 func Downsample(ctx context.Context, plane *Tensor, maxRows, maxCols int, r Reduction, progress ProgressFunc) (*Grid, error) {
 	if err := checkNumeric(plane, "downsample"); err != nil {
 		return nil, err
@@ -100,8 +101,9 @@ func downsample(ctx context.Context, p *Tensor, maxRows, maxCols int, r Reductio
 		return g, ctx.Err()
 	}
 
-	// A work item is one row of cells, or a run of its cells wide enough
-	// to be worth a goroutine's while (rows of a 1×N plane are long).
+	// A work item is a run of cells in one row of cells, covering about
+	// cancelStep elements (or one cell, if cells are larger); a grid of few
+	// rows is split finer so that every core gets work.
 	cellElems := int64(g.RowStep) * int64(g.ColStep)
 	span := int(min(int64(g.Cols), max(1, cancelStep/cellElems)))
 	spans := (g.Cols + span - 1) / span
