@@ -40,7 +40,15 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	sel := addSelectionFlags(c, "the tensor to show (default: the first with numeric data)")
 	colormap := c.flags.String("colormap", "", "heatmap colours: "+strings.Join(colormapChoices(), ", ")+" (default viridis)")
 	rangeText := c.flags.String("range", "auto", "heatmap colour range (for --view histogram, the binned range): auto, sym or LO,HI")
-	bins := c.flags.Int("bins", 0, fmt.Sprintf("histogram bins, 1–4096 (default %d)", viewmodel.DefaultHistBins))
+	bins := 0
+	c.flags.Func("bins", fmt.Sprintf("histogram bins, 1–4096 (default %d)", viewmodel.DefaultHistBins), func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 4096 {
+			return fmt.Errorf("want a number of bins, 1–4096, not %q", v)
+		}
+		bins = n
+		return nil
+	})
 	reduce := c.flags.String("reduce", viewmodel.ReductionNames[0], "how a downsampled heatmap cell combines values: "+strings.Join(viewmodel.ReductionNames, ", "))
 	logCounts := c.flags.Bool("log", false, "histogram counts on a log scale")
 	plane := c.flags.Bool("plane", false, "histogram of the heatmap's plane (--axes, --index) instead of the whole tensor")
@@ -68,7 +76,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return c.usageError(stderr, "--size: %v", err)
 	}
-	settings := ui.InspectorSettings{Axes: sel.axes, Index: sel.index, Bins: *bins,
+	settings := ui.InspectorSettings{Axes: sel.axes, Index: sel.index, Bins: bins,
 		LogCounts: *logCounts, PlaneHist: *plane, Dequantise: *dequant}
 	if *colormap != "" {
 		if settings.Colormap, err = resolveColormap(*colormap); err != nil {
@@ -80,9 +88,6 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	}
 	if *view == ui.ViewHistogram && settings.Range == viewmodel.RangeSymmetric {
 		return c.usageError(stderr, "--range sym applies to heatmap colours; a histogram's range is auto or LO,HI")
-	}
-	if *bins != 0 && (*bins < 1 || *bins > 4096) {
-		return c.usageError(stderr, "--bins must be 1–4096, not %d", *bins)
 	}
 	if settings.Reduction = indexOf(viewmodel.ReductionNames, *reduce); settings.Reduction < 0 {
 		return c.usageError(stderr, "--reduce must be one of %s", strings.Join(viewmodel.ReductionNames, ", "))

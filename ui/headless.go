@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -174,9 +175,28 @@ func (h *headless) settle(ctx context.Context, ready func() bool) error {
 	return ctx.Err()
 }
 
-func (h *headless) capture(win fyne.Window, size fyne.Size) image.Image {
+// capture draws win at size.
+func (h *headless) capture(win fyne.Window, size fyne.Size) (image.Image, error) {
+	if err := resize(win, size); err != nil {
+		return nil, err
+	}
+	return win.Canvas().Capture(), nil
+}
+
+// resize sizes win, which must hold its content's minimum size: a real
+// window cannot be made smaller, and Fyne's painter fails on the negative
+// sizes layouts would hand out.
+func resize(win fyne.Window, size fyne.Size) error {
+	min := win.Content().MinSize()
+	if win.Padded() {
+		min = min.Add(fyne.NewSquareSize(2 * theme.Padding()))
+	}
+	if size.Width < min.Width || size.Height < min.Height {
+		return fmt.Errorf("this view needs at least %.0fx%.0f pixels, not %.0fx%.0f",
+			math.Ceil(float64(min.Width)), math.Ceil(float64(min.Height)), size.Width, size.Height)
+	}
 	win.Resize(size)
-	return win.Canvas().Capture()
+	return nil
 }
 
 func (h *headless) graphScene(doc *formats.Document) (*graphview.Scene, error) {
@@ -195,9 +215,11 @@ func (h *headless) renderGraph(doc *formats.Document, size fyne.Size) (image.Ima
 	v := graphview.NewGraphView(s)
 	h.win.SetPadded(false)
 	h.win.SetContent(v)
-	h.win.Resize(size)
+	if err := resize(h.win, size); err != nil {
+		return nil, err
+	}
 	v.Fit()
-	return h.capture(h.win, size), nil
+	return h.win.Canvas().Capture(), nil
 }
 
 // open opens doc's file again through the workspace, as the GUI does.
@@ -259,7 +281,7 @@ func (h *headless) renderInspector(ctx context.Context, doc *formats.Document, o
 		content = v.hist.raster
 	}
 	h.win.SetContent(content)
-	return h.capture(h.win, size), nil
+	return h.capture(h.win, size)
 }
 
 // inspect selects tensor i with show and sets the inspector's controls:
@@ -324,7 +346,7 @@ func (h *headless) renderWindow(ctx context.Context, doc *formats.Document, opt 
 	if err := h.settle(ctx, graphReady); err != nil {
 		return nil, err
 	}
-	return h.capture(mw.win, size), nil
+	return h.capture(mw.win, size)
 }
 
 func docName(doc *formats.Document) string {

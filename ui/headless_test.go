@@ -218,7 +218,7 @@ func TestRenderGolden(t *testing.T) {
 				Range: viewmodel.RangeSymmetric}}},
 		{"heatmap_large_absmax.png", large, RenderOptions{View: ViewHeatmap, Width: 640, Height: 480, Tensor: -1,
 			Settings: InspectorSettings{Colormap: "grayscale", Reduction: 3, Range: viewmodel.RangeManual, Lo: 0, Hi: 1.2}}},
-		{"heatmap_tsm.png", module, RenderOptions{View: ViewHeatmap, Width: 300, Height: 300, Tensor: tensorNamed(t, module, "conv.weight"),
+		{"heatmap_tsm.png", module, RenderOptions{View: ViewHeatmap, Width: 360, Height: 300, Tensor: tensorNamed(t, module, "conv.weight"),
 			Settings: InspectorSettings{Index: map[int]int{0: 5, 1: 2}}}},
 		{"histogram_wave.png", wave, RenderOptions{View: ViewHistogram, Width: 520, Height: 360, Tensor: -1}},
 		{"histogram_wave_plane_log.png", wave, RenderOptions{View: ViewHistogram, Width: 520, Height: 360, Tensor: 0,
@@ -248,11 +248,11 @@ func TestRenderDeterministic(t *testing.T) {
 		doc *formats.Document
 		opt RenderOptions
 	}{
-		{wave, RenderOptions{View: ViewHeatmap, Width: 300, Height: 200, Tensor: -1}},
-		{wave, RenderOptions{View: ViewHistogram, Width: 300, Height: 200, Tensor: -1}},
+		{wave, RenderOptions{View: ViewHeatmap, Width: 360, Height: 240, Tensor: -1}},
+		{wave, RenderOptions{View: ViewHistogram, Width: 360, Height: 240, Tensor: -1}},
 		{cnn, RenderOptions{View: ViewGraph, Width: 300, Height: 600, Tensor: -1}},
 		{cnn, RenderOptions{View: ViewWindow, Width: 900, Height: 600, Tensor: -1}},
-		{wave, RenderOptions{View: ViewWindow, Width: 900, Height: 600, Tensor: -1}},
+		{wave, RenderOptions{View: ViewWindow, Width: 900, Height: 820, Tensor: -1}},
 	} {
 		var first []byte
 		for i := 0; i < 2; i++ {
@@ -272,7 +272,7 @@ func TestRenderDeterministic(t *testing.T) {
 // Settings change what is drawn: each differs from the default render.
 func TestRenderSettingsTakeEffect(t *testing.T) {
 	wave := openFile(t, "wave.tsr", waveTSR(t))
-	base := RenderOptions{View: ViewHeatmap, Width: 240, Height: 200, Tensor: -1}
+	base := RenderOptions{View: ViewHeatmap, Width: 360, Height: 240, Tensor: -1}
 	def := render(t, wave, base)
 	for _, s := range []InspectorSettings{
 		{Colormap: "grayscale"},
@@ -287,7 +287,7 @@ func TestRenderSettingsTakeEffect(t *testing.T) {
 			t.Errorf("settings %+v drew the default heatmap", s)
 		}
 	}
-	hist := RenderOptions{View: ViewHistogram, Width: 240, Height: 200, Tensor: -1}
+	hist := RenderOptions{View: ViewHistogram, Width: 360, Height: 240, Tensor: -1}
 	defHist := render(t, wave, hist)
 	for _, s := range []InspectorSettings{{Bins: 16}, {LogCounts: true}, {PlaneHist: true}, {Range: viewmodel.RangeManual, Lo: 0, Hi: 1}} {
 		opt := hist
@@ -324,6 +324,8 @@ func TestRenderErrors(t *testing.T) {
 		{wave, RenderOptions{View: ViewHeatmap, Tensor: 0, Settings: InspectorSettings{Colormap: "jet"}}, "unknown colour map"},
 		{wave, RenderOptions{View: ViewHistogram, Tensor: 0, Settings: InspectorSettings{Range: viewmodel.RangeSymmetric}}, "symmetric"},
 		{wave, RenderOptions{View: ViewHeatmap, Tensor: 0, Settings: InspectorSettings{Range: viewmodel.RangeManual, Lo: 1, Hi: 1}}, "low < high"},
+		{wave, RenderOptions{View: ViewHeatmap, Tensor: 0}, "needs at least"},
+		{wave, RenderOptions{View: ViewWindow, Tensor: 0}, "needs at least"},
 	}
 	if strIndex >= 0 {
 		cases = append(cases, tc{module, RenderOptions{View: ViewHeatmap, Tensor: strIndex}, "tensor"})
