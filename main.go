@@ -11,6 +11,7 @@ import (
 	"tensorscope/assets"
 	_ "tensorscope/internal/earlyenv" // must initialise before Fyne and sqweek/dialog; see its comment
 	"tensorscope/internal/instance"
+	"tensorscope/tensor"
 	"tensorscope/ui"
 )
 
@@ -57,7 +58,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		if cmd, ok := commands[args[0]]; ok {
-			return cmd(args[1:], stdout, stderr)
+			code := 0
+			// The commands read memory-mapped input; a file truncated while
+			// they run is reported instead of crashing with SIGBUS.
+			if err := tensor.CatchFault(func() error {
+				code = cmd(args[1:], stdout, stderr)
+				return nil
+			}); err != nil {
+				fmt.Fprintf(stderr, "tensorscope: %v\n", err)
+				return 1
+			}
+			return code
 		}
 		if len(args[0]) > 1 && args[0][0] == '-' {
 			fmt.Fprintf(stderr, "tensorscope: unknown flag %s\n\n%s", args[0], usage)

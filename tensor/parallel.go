@@ -85,13 +85,15 @@ func parallel(ctx context.Context, count int, newWorker func() func(c int) error
 	}
 	workers := min(runtime.GOMAXPROCS(0), count)
 	if workers <= 1 {
-		work := newWorker()
-		for c := range count {
-			if err := work(c); err != nil {
-				return err
+		return CatchFault(func() error {
+			work := newWorker()
+			for c := range count {
+				if err := work(c); err != nil {
+					return err
+				}
 			}
-		}
-		return nil
+			return nil
+		})
 	}
 	var (
 		next    atomic.Int64
@@ -104,17 +106,22 @@ func parallel(ctx context.Context, count int, newWorker func() func(c int) error
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			work := newWorker()
-			for !stop.Load() {
-				c := int(next.Add(1) - 1)
-				if c >= count {
-					return
+			err := CatchFault(func() error {
+				work := newWorker()
+				for !stop.Load() {
+					c := int(next.Add(1) - 1)
+					if c >= count {
+						return nil
+					}
+					if err := work(c); err != nil {
+						return err
+					}
 				}
-				if err := work(c); err != nil {
-					errOnce.Do(func() { first = err })
-					stop.Store(true)
-					return
-				}
+				return nil
+			})
+			if err != nil {
+				errOnce.Do(func() { first = err })
+				stop.Store(true)
 			}
 		}()
 	}

@@ -3,6 +3,8 @@ package viewmodel
 import (
 	"fmt"
 	"strings"
+
+	"tensorscope/tensor"
 )
 
 // ElementIndex is the full tensor index of plane element (row, col).
@@ -24,7 +26,12 @@ func (in *Inspector) ValueText(row, col int) string {
 	if in.shown == nil {
 		return ""
 	}
-	s, err := in.shown.ElementString(in.ElementIndex(row, col))
+	var s string
+	err := tensor.CatchFault(func() error {
+		var err error
+		s, err = in.shown.ElementString(in.ElementIndex(row, col))
+		return err
+	})
 	if err != nil {
 		return "?"
 	}
@@ -44,7 +51,13 @@ func (in *Inspector) ElementInfo(row, col int) string {
 	}
 	s := "[" + strings.Join(parts, ", ") + "] = " + in.ValueText(row, col)
 	if in.raw != nil && in.raw != in.shown {
-		if q, err := in.raw.ElementString(idx); err == nil {
+		var q string
+		err := tensor.CatchFault(func() error {
+			var err error
+			q, err = in.raw.ElementString(idx)
+			return err
+		})
+		if err == nil {
 			s += " (stored " + q + ")"
 		}
 	}
