@@ -56,11 +56,14 @@ func detailAt(scale float64) detail {
 	}
 }
 
-// drawScene paints edges (with their arrowheads and labels) and then
+// drawScene paints edges with their arrowheads, then edge labels, then
 // nodes, each list in increasing index order; nil lists mean all.
-func drawScene(p painter, s *Scene, pal Palette, d detail, edges, nodes []int32) {
+func drawScene(p painter, s *Scene, pal Palette, d detail, edges, labels, nodes []int32) {
 	if edges == nil {
 		edges = iota32(len(s.graph.Edges))
+	}
+	if labels == nil {
+		labels = edges
 	}
 	if nodes == nil {
 		nodes = iota32(len(s.graph.Nodes))
@@ -83,7 +86,7 @@ func drawScene(p painter, s *Scene, pal Palette, d detail, edges, nodes []int32)
 		}
 	}
 	if d.labels {
-		for _, e := range edges {
+		for _, e := range labels {
 			if s.labels[e] == "" {
 				continue
 			}

@@ -19,10 +19,10 @@ func BenchmarkExportPNG10k(b *testing.B) {
 	}
 }
 
-// BenchmarkExportPNG1k draws a 1k-node graph at full scale: 1 px per unit,
-// with text.
-func BenchmarkExportPNG1k(b *testing.B) {
-	s := estimateScene(b, generated(1_000), TopToBottom)
+// BenchmarkExportPNG200 draws a 200-node graph at full scale (1 px per
+// unit, about 800×13000 pixels), with text: the vector path.
+func BenchmarkExportPNG200(b *testing.B) {
+	s := estimateScene(b, generated(200), TopToBottom)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := ExportPNG(io.Discard, s, ExportOptions{}, 0); err != nil {

@@ -99,12 +99,25 @@ const pngTile = 512
 
 // tileDrawer draws tiles of the PNG with its own buffers.
 type tileDrawer struct {
-	s             *Scene
-	pal           Palette
-	scale, margin float64
-	vis           visible
-	edgeSeen      []bool
-	edges, nodes  []int32
+	s                    *Scene
+	pal                  Palette
+	scale, margin        float64
+	vis                  visible
+	edgeSeen             []bool
+	edges, labels, nodes []int32
+}
+
+// edgeMeets reports whether any segment of edge e, widened by an
+// arrowhead, meets r.
+func (t *tileDrawer) edgeMeets(e int, r layout.Rect) bool {
+	r.Min.X, r.Min.Y, r.Max.X, r.Max.Y = r.Min.X-arrowSize, r.Min.Y-arrowSize, r.Max.X+arrowSize, r.Max.Y+arrowSize
+	pts := t.s.layout.Edges[e].Points
+	for i := 1; i < len(pts); i++ {
+		if segmentMeetsRect(pts[i-1], pts[i], r) {
+			return true
+		}
+	}
+	return false
 }
 
 func newTileDrawer(s *Scene, pal Palette, scale, margin float64) *tileDrawer {
@@ -112,28 +125,47 @@ func newTileDrawer(s *Scene, pal Palette, scale, margin float64) *tileDrawer {
 }
 
 func (t *tileDrawer) draw(dst *image.RGBA, r image.Rectangle) {
-	// Scene area of the tile, widened by what may reach into it from
-	// outside: labels beside their edges, strokes and arrowheads.
+	// The tile in scene units, and widened by what may reach into it from
+	// outside: strokes and arrowheads by a little, labels (beside their
+	// edges) by up to the widest label.
+	x0, y0 := float64(r.Min.X)/t.scale-t.margin, float64(r.Min.Y)/t.scale-t.margin
+	x1, y1 := float64(r.Max.X)/t.scale-t.margin, float64(r.Max.Y)/t.scale-t.margin
+	near := 2 / t.scale
+	tight := layout.Rect{Min: layout.Point{X: x0 - near, Y: y0 - near}, Max: layout.Point{X: x1 + near, Y: y1 + near}}
 	grow := float64(maxNodeWidth)
-	area := layout.Rect{
-		Min: layout.Point{X: float64(r.Min.X)/t.scale - t.margin - grow, Y: float64(r.Min.Y)/t.scale - t.margin - grow},
-		Max: layout.Point{X: float64(r.Max.X)/t.scale - t.margin + grow, Y: float64(r.Max.Y)/t.scale - t.margin + grow},
-	}
-	t.s.index.query(t.s, area, &t.vis)
-	t.edges, t.nodes = t.edges[:0], append(t.nodes[:0], t.vis.nodes...)
-	for _, sg := range t.vis.segs {
-		if e := t.s.index.segEdge[sg]; !t.edgeSeen[e] {
-			t.edgeSeen[e] = true
-			t.edges = append(t.edges, e)
+	wide := layout.Rect{Min: layout.Point{X: x0 - grow, Y: y0 - grow}, Max: layout.Point{X: x1 + grow, Y: y1 + grow}}
+	t.s.index.query(t.s, wide, &t.vis)
+	t.edges, t.labels, t.nodes = t.edges[:0], t.labels[:0], t.nodes[:0]
+	for _, n := range t.vis.nodes {
+		if t.s.layout.Boxes[n].Overlaps(tight) {
+			t.nodes = append(t.nodes, n)
 		}
 	}
-	for _, e := range t.edges {
-		t.edgeSeen[e] = false
+	for _, sg := range t.vis.segs {
+		e := t.s.index.segEdge[sg]
+		if t.edgeSeen[e] {
+			continue
+		}
+		t.edgeSeen[e] = true
+		if t.edgeMeets(int(e), tight) {
+			t.edges = append(t.edges, e)
+		}
+		if t.s.labels[e] != "" {
+			w, h := t.s.labelSize(int(e))
+			at := t.s.labelAt[e]
+			if (layout.Rect{Min: at, Max: layout.Point{X: at.X + w, Y: at.Y + h}}).Overlaps(tight) {
+				t.labels = append(t.labels, e)
+			}
+		}
+	}
+	for _, sg := range t.vis.segs {
+		t.edgeSeen[t.s.index.segEdge[sg]] = false
 	}
 	slices.Sort(t.edges)
+	slices.Sort(t.labels)
 	slices.Sort(t.nodes)
 	d := detailAt(t.scale)
-	if len(t.edges) == 0 && len(t.nodes) == 0 {
+	if len(t.edges) == 0 && len(t.labels) == 0 && len(t.nodes) == 0 {
 		draw.Draw(dst, r, image.NewUniform(t.pal.Background), image.Point{}, draw.Src)
 		return
 	}
@@ -144,14 +176,14 @@ func (t *tileDrawer) draw(dst *image.RGBA, r image.Rectangle) {
 		tile := &image.RGBA{Pix: sub.Pix, Stride: sub.Stride, Rect: image.Rect(0, 0, r.Dx(), r.Dy())}
 		p := &coarsePainter{img: tile, scale: t.scale, margin: t.margin, x0: float64(r.Min.X), y0: float64(r.Min.Y)}
 		d.arrows = false
-		drawScene(p, t.s, t.pal, d, t.edges, t.nodes)
+		drawScene(p, t.s, t.pal, d, t.edges, t.labels, t.nodes)
 		return
 	}
 	c := vgimg.NewWith(vgimg.UseWH(vg.Length(r.Dx()), vg.Length(r.Dy())), vgimg.UseDPI(72),
 		vgimg.UseBackgroundColor(t.pal.Background))
 	p := &pngPainter{c: c, scale: t.scale, margin: t.margin,
 		x0: float64(r.Min.X), y0: float64(r.Min.Y), height: float64(r.Dy())}
-	drawScene(p, t.s, t.pal, d, t.edges, t.nodes)
+	drawScene(p, t.s, t.pal, d, t.edges, t.labels, t.nodes)
 	draw.Draw(dst, r, c.Image(), image.Point{}, draw.Src)
 }
 

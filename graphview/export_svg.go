@@ -25,7 +25,7 @@ func ExportSVG(w io.Writer, s *Scene, opt ExportOptions) error {
 <svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" stroke="none" font-family="'Noto Sans', 'Liberation Sans', Arial, Helvetica, sans-serif">
 <rect width="%s" height="%s" fill="%s"/>
 `, num(W), num(H), num(W), num(H), num(W), num(H), hexColour(pal.Background))
-	drawScene(p, s, pal, detailAt(1), nil, nil)
+	drawScene(p, s, pal, detailAt(1), nil, nil, nil)
 	bw.WriteString("</svg>\n")
 	if p.err != nil {
 		return p.err
