@@ -54,13 +54,13 @@ func BenchmarkScene10k(b *testing.B) {
 }
 
 // BenchmarkScene10kFyne is the same with text measured by Fyne, as the
-// widget does.
+// widget does (FyneMeasure included).
 func BenchmarkScene10kFyne(b *testing.B) {
 	test.NewTempApp(b)
 	g := generated(10_000)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := NewScene(g, SceneOptions{}); err != nil {
+		if _, err := NewScene(g, SceneOptions{Measure: FyneMeasure(g)}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,7 +1,6 @@
 package graphview
 
 import (
-	"sync"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
@@ -23,71 +22,111 @@ func EstimateMeasure(text string, size float32, bold bool) float32 {
 	return w
 }
 
-// FyneMeasure returns a MeasureFunc that uses the current Fyne app's text
-// metrics (the theme's font), falling back to EstimateMeasure when no app
-// runs. Widths are summed from cached per-rune advances, which ignores
-// kerning (a fraction of a unit per pair) but measures a 10k-node graph's
-// labels in milliseconds instead of shaping every string. Safe for
-// concurrent use.
-func FyneMeasure() MeasureFunc {
-	m := &runeMeasurer{wide: map[runeKey]float32{}}
+// FyneMeasure measures, with the current Fyne app's text metrics (the
+// theme's font), every character g's text uses, in each size and weight a
+// scene draws, and returns a MeasureFunc that sums those advances. Summing
+// per-character advances ignores kerning (a fraction of a unit per pair)
+// but measures a 10k-node graph in milliseconds instead of shaping every
+// string.
+//
+// Fyne's metrics caches are not safe for concurrent use, so call
+// FyneMeasure on the UI goroutine (GraphView.Load does); the function it
+// returns only reads its own tables and may be used on any goroutine, e.g.
+// to build the Scene in the background. Characters it has not seen, and
+// every character when no Fyne app runs, are estimated.
+func FyneMeasure(g *Graph) MeasureFunc {
+	if fyne.CurrentApp() == nil {
+		return EstimateMeasure
+	}
+	runes := map[rune]bool{'…': true}
+	note := func(s string) {
+		for _, r := range s {
+			if r >= utf8.RuneSelf {
+				runes[r] = true
+			}
+		}
+	}
+	if g != nil {
+		for i := range g.Nodes {
+			n := &g.Nodes[i]
+			note(n.Title)
+			note(n.Subtitle)
+			for _, d := range n.Details {
+				note(d)
+			}
+		}
+		for _, e := range g.Edges {
+			note(e.Label)
+		}
+	}
+	wide := make([]rune, 0, len(runes))
+	for r := range runes {
+		wide = append(wide, r)
+	}
+	m := &runeMetrics{}
+	for i, st := range sceneStyles {
+		t := &m.tables[i]
+		t.size, t.bold = st.size, st.bold
+		style := fyne.TextStyle{Bold: st.bold}
+		for r := rune(' '); r < utf8.RuneSelf; r++ {
+			t.ascii[r] = fyne.MeasureText(string(r), st.size, style).Width
+		}
+		t.wide = make(map[rune]float32, len(wide))
+		for _, r := range wide {
+			t.wide[r] = fyne.MeasureText(string(r), st.size, style).Width
+		}
+	}
 	return m.measure
 }
 
-type runeKey struct {
-	r    rune
+// sceneStyles are the sizes and weights a scene sets text in.
+var sceneStyles = [...]struct {
 	size float32
 	bold bool
+}{{titleSize, true}, {subtitleSize, false}, {detailSize, false}, {labelSize, false}}
+
+type runeTable struct {
+	size  float32
+	bold  bool
+	ascii [utf8.RuneSelf]float32
+	wide  map[rune]float32
 }
 
-type runeMeasurer struct {
-	mu    sync.Mutex
-	ascii map[styleKey]*[128]float32
-	wide  map[runeKey]float32
+// runeMetrics holds per-character advances for each scene style; it is
+// never written after FyneMeasure returns.
+type runeMetrics struct {
+	tables [len(sceneStyles)]runeTable
 }
 
-type styleKey struct {
-	size float32
-	bold bool
-}
-
-func (m *runeMeasurer) measure(text string, size float32, bold bool) float32 {
-	if fyne.CurrentApp() == nil {
-		return EstimateMeasure(text, size, bold)
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.ascii == nil {
-		m.ascii = map[styleKey]*[128]float32{}
-	}
-	sk := styleKey{size, bold}
-	table := m.ascii[sk]
-	if table == nil {
-		table = new([128]float32)
-		for i := range table {
-			table[i] = -1
+func (m *runeMetrics) measure(text string, size float32, bold bool) float32 {
+	// The table of the same weight and nearest size, scaled.
+	t := &m.tables[0]
+	for i := range m.tables {
+		c := &m.tables[i]
+		if c.bold == bold && (t.bold != bold || abs32(c.size-size) < abs32(t.size-size)) {
+			t = c
 		}
-		m.ascii[sk] = table
 	}
-	style := fyne.TextStyle{Bold: bold}
+	scale := size / t.size
 	w := float32(0)
 	for _, r := range text {
-		if r < utf8.RuneSelf {
-			if table[r] < 0 {
-				table[r] = fyne.MeasureText(string(r), size, style).Width
-			}
-			w += table[r]
-			continue
+		switch adv, ok := t.wide[r]; {
+		case r >= 0 && r < utf8.RuneSelf:
+			w += t.ascii[r] * scale
+		case ok:
+			w += adv * scale
+		default:
+			w += EstimateMeasure(string(r), size, bold)
 		}
-		k := runeKey{r, size, bold}
-		adv, ok := m.wide[k]
-		if !ok {
-			adv = fyne.MeasureText(string(r), size, style).Width
-			m.wide[k] = adv
-		}
-		w += adv
 	}
 	return w
+}
+
+func abs32(x float32) float32 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // fitText shortens text with an ellipsis in the middle (keeping the

@@ -32,10 +32,14 @@ type sceneNode struct {
 }
 
 // SceneOptions tune NewScene. The zero value lays out top to bottom and
-// measures text with Fyne (or estimates it when no app runs).
+// measures text with FyneMeasure (which estimates when no app runs).
 type SceneOptions struct {
 	Direction Direction
-	Measure   MeasureFunc
+	// Measure sizes text. nil means FyneMeasure(g), which must then run on
+	// the UI goroutine: to build a scene elsewhere, call FyneMeasure there
+	// first and pass its result (as GraphView.Load does), or use
+	// EstimateMeasure.
+	Measure MeasureFunc
 }
 
 // NewScene measures, lays out and indexes g. g must not change afterwards.
@@ -46,7 +50,7 @@ func NewScene(g *Graph, opt SceneOptions) (*Scene, error) {
 	}
 	measure := opt.Measure
 	if measure == nil {
-		measure = FyneMeasure()
+		measure = FyneMeasure(g)
 	}
 	for i, e := range g.Edges {
 		if e.From < 0 || e.From >= len(g.Nodes) || e.To < 0 || e.To >= len(g.Nodes) {

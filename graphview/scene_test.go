@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
 	"tensorscope/graphview/layout"
 )
 
@@ -180,5 +183,35 @@ func TestLabelsDeduplicated(t *testing.T) {
 	}
 	if drawn != 1 {
 		t.Fatalf("%d labels drawn for one tensor", drawn)
+	}
+}
+
+func TestFyneMeasure(t *testing.T) {
+	test.NewTempApp(t)
+	g := &Graph{Nodes: []Node{{Title: "Convolution", Subtitle: "层1.conv", Details: []string{"W 64×3×7×7"}}}}
+	m := FyneMeasure(g)
+	for _, c := range []struct {
+		text string
+		size float32
+		bold bool
+	}{{"Convolution", titleSize, true}, {"层1.conv", subtitleSize, false}, {"W 64×3×7×7", detailSize, false}, {"1×64×56×56", labelSize, false}} {
+		want := fyne.MeasureText(c.text, c.size, fyne.TextStyle{Bold: c.bold}).Width
+		if got := m(c.text, c.size, c.bold); math.Abs(float64(got-want)) > 0.06*float64(want) {
+			t.Errorf("%q at %g: %g, Fyne says %g", c.text, c.size, got, want)
+		}
+	}
+	// The returned function never calls into Fyne, so it may run beside
+	// the UI goroutine's own text measuring (the race detector checks).
+	done := make(chan float32)
+	for range 4 {
+		go func() { done <- m("stage4.block7.conv2 ünïcödé", subtitleSize, false) }()
+	}
+	for range 200 {
+		fyne.MeasureText("UI text", 13, fyne.TextStyle{})
+	}
+	for range 4 {
+		if w := <-done; w <= 0 {
+			t.Fatal("no width")
+		}
 	}
 }

@@ -1,6 +1,8 @@
 package graphview
 
 import (
+	"sync/atomic"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 )
@@ -41,7 +43,10 @@ type GraphView struct {
 	lineage                int // node whose lineage is highlighted, -1 none
 	lineNodes, lineEdges   []bool
 
-	loads int // Load calls so far; only the latest one's scene is shown
+	// Load calls so far; only the latest one's scene is shown. Atomic
+	// because Fyne's test driver runs fyne.Do functions on the calling
+	// goroutine rather than the UI one.
+	loads atomic.Uint64
 }
 
 // NewGraphView returns a view of s (which may be nil: an empty view until
@@ -68,18 +73,22 @@ func (g *GraphView) SetScene(s *Scene) {
 	g.Home()
 }
 
-// Load builds a scene for graph on a new goroutine (layout of a large graph
-// takes tens of milliseconds) and shows it on the UI goroutine; done, if
-// not nil, is then called there with the scene or the error. A Load
-// overtaken by a later one is dropped: its scene is not shown and its done
-// is not called.
+// Load builds a scene for graph and shows it: text is measured here, on
+// the UI goroutine (Fyne's metrics are not safe elsewhere; it takes a few
+// milliseconds), and the layout is done on a new goroutine (tens of
+// milliseconds for a large graph). The scene is then shown on the UI
+// goroutine and done, if not nil, is called there with the scene or the
+// error. A Load overtaken by a later one is dropped: its scene is not
+// shown and its done is not called.
 func (g *GraphView) Load(graph *Graph, opt SceneOptions, done func(*Scene, error)) {
-	g.loads++
-	id := g.loads
+	id := g.loads.Add(1)
+	if opt.Measure == nil {
+		opt.Measure = FyneMeasure(graph)
+	}
 	go func() {
 		s, err := NewScene(graph, opt)
 		fyne.Do(func() {
-			if id != g.loads {
+			if id != g.loads.Load() {
 				return
 			}
 			if err == nil {
