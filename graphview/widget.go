@@ -10,9 +10,9 @@ import (
 // GraphView is a Fyne widget that draws a Scene: pan by dragging, zoom with
 // the wheel (around the pointer) or the keys + − 0 (1:1) F/Home (fit),
 // arrows to pan; tap a node or an edge. It builds canvas objects only for
-// what is in view, and at zoom levels where boxes would be a few pixels
-// wide it draws one raster image instead, so a frame costs the same on
-// 10k nodes as on 100.
+// what is in view, and when zoomed out below 0.3 (too small for text) or
+// with more than 1500 nodes in view it draws one raster image instead, so
+// a frame costs about the same on 10k nodes as on 100.
 //
 // Like every Fyne widget, call its methods on the UI goroutine; from other
 // goroutines wrap the call in fyne.Do (Load does this for you).
