@@ -6,6 +6,7 @@ import (
 
 	"tensorscope/formats"
 	"tensorscope/graphview"
+	"tensorscope/tensor"
 )
 
 // GraphModel turns a document's graph into what the graph view draws:
@@ -174,7 +175,7 @@ func (m *GraphModel) details(id int) []string {
 	if k := kernelText(a); k != "" {
 		out = append(out, k)
 	}
-	if c := channelText(a); c != "" {
+	if c := channelText(a, m.foldedKernel(id)); c != "" {
 		out = append(out, c)
 	}
 	if n.Kind == formats.KindInput && len(n.Outputs) > 0 {
@@ -182,32 +183,73 @@ func (m *GraphModel) details(id int) []string {
 			out = append(out, s)
 		}
 	}
+	hasW := false
 	for _, v := range m.folded[id] {
-		out = append(out, m.weightLine(v))
+		if shape, dt := m.valueShape(v); dt.IsFloat() && m.isWeight(v) && len(shape) >= 2 {
+			hasW = true
+		}
+	}
+	for _, v := range m.folded[id] {
+		out = append(out, m.weightLine(v, hasW))
 	}
 	return out
 }
 
-func (m *GraphModel) weightLine(v int) string {
+// weightLine spells a folded input: "W 8×1×3×3" for a float weight matrix
+// or kernel and "b 8" for a vector beside one (files name them too
+// inconsistently to go by name); the short name and shape otherwise
+// ("gamma 16", "ksize 4").
+func (m *GraphModel) weightLine(v int, hasW bool) string {
 	val := m.g.Values[v]
 	name := val.Name
-	if i := strings.LastIndexByte(name, '.'); i >= 0 && i < len(name)-1 {
+	if i := strings.LastIndexAny(name, "./"); i >= 0 && i < len(name)-1 {
 		name = name[i+1:]
 	}
-	switch strings.ToLower(name) {
-	case "weight", "weights", "kernel", "w":
-		name = "W"
-	case "bias", "b":
-		name = "b"
-	}
-	shape := val.Shape
-	if len(shape) == 0 && val.Tensor >= 0 && val.Tensor < len(m.doc.Tensors) {
-		shape = m.doc.Tensors[val.Tensor].Shape
+	shape, dt := m.valueShape(v)
+	if dt.IsFloat() && m.isWeight(v) {
+		switch {
+		case len(shape) >= 2:
+			name = "W"
+		case len(shape) == 1 && hasW:
+			name = "b"
+		}
 	}
 	if s := joinDims(shape); s != "" {
 		return name + " " + s
 	}
 	return name
+}
+
+// valueShape is the value's shape and dtype, from the value or its tensor.
+func (m *GraphModel) valueShape(v int) ([]int, tensor.DType) {
+	val := m.g.Values[v]
+	shape, dt := val.Shape, val.DType
+	if val.Tensor >= 0 && val.Tensor < len(m.doc.Tensors) {
+		t := m.doc.Tensors[val.Tensor]
+		if shape == nil {
+			shape = t.Shape
+		}
+		if !dt.Valid() {
+			dt = t.DType
+		}
+	}
+	return shape, dt
+}
+
+func (m *GraphModel) isWeight(v int) bool {
+	t := m.g.Values[v].Tensor
+	return t >= 0 && t < len(m.doc.Tensors) && m.doc.Tensors[t].Role == formats.RoleWeight
+}
+
+// foldedKernel is the shape of the node's first folded 4-D float weight
+// ([out, in/groups, kh, kw]), or nil.
+func (m *GraphModel) foldedKernel(id int) []int {
+	for _, v := range m.folded[id] {
+		if shape, dt := m.valueShape(v); len(shape) == 4 && dt.IsFloat() {
+			return shape
+		}
+	}
+	return nil
 }
 
 func attrMap(attrs []formats.Attr) map[string]any {
@@ -281,7 +323,10 @@ func kernelText(a map[string]any) string {
 	return strings.TrimSpace(b.String())
 }
 
-func channelText(a map[string]any) string {
+// channelText is "in → out ch" for convolutions ("784 → 128" for linear
+// layers). Tengine writers often leave input_channel at 0 or 1, so the
+// folded kernel's shape, when there is one, is trusted over the attribute.
+func channelText(a map[string]any, kernel []int) string {
 	if in, ok := intAttr(a, "in_features"); ok {
 		out, _ := intAttr(a, "out_features")
 		return fmt.Sprintf("%d → %d", in, out)
@@ -293,11 +338,16 @@ func channelText(a map[string]any) string {
 		}
 		return ""
 	}
+	g, _ := intAttr(a, "group")
+	in, inOK := intAttr(a, "input_channel")
+	if kernel != nil {
+		in, inOK = int64(kernel[1])*max(g, 1), true
+	}
 	s := fmt.Sprintf("→ %d ch", out)
-	if in, ok := intAttr(a, "input_channel"); ok && in > 0 {
+	if inOK && in > 0 {
 		s = fmt.Sprintf("%d → %d ch", in, out)
 	}
-	if g, ok := intAttr(a, "group"); ok && g > 1 {
+	if g > 1 {
 		s += fmt.Sprintf(", %d groups", g)
 	}
 	return s

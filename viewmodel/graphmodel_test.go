@@ -14,8 +14,8 @@ import (
 func chainDoc() *formats.Document {
 	d := (&formats.Source{Data: []byte{}}).NewDocument(&formats.Format{ID: "t"}, "1")
 	d.Tensors = []*formats.TensorEntry{
-		{Name: "conv.weight", DType: tensor.Float32, Shape: []int{8, 1, 3, 3}, Offset: -1},
-		{Name: "conv.bias", DType: tensor.Float32, Shape: []int{8}, Offset: -1},
+		{Name: "conv.weight", DType: tensor.Float32, Shape: []int{8, 1, 3, 3}, Offset: -1, Role: formats.RoleWeight},
+		{Name: "conv.bias", DType: tensor.Float32, Shape: []int{8}, Offset: -1, Role: formats.RoleWeight},
 	}
 	d.Graph = &formats.Graph{
 		Nodes: []formats.Node{
