@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -331,8 +332,13 @@ func (h *headless) renderWindow(ctx context.Context, doc *formats.Document, opt 
 	if err != nil {
 		return nil, err
 	}
+	// The graph is laid out first, so that the order in which results
+	// arrive cannot differ between runs.
 	graphReady := func() bool {
 		return dt.graph == nil || !strings.HasPrefix(dt.graph.status.Text, "Laying out")
+	}
+	if err := h.settle(ctx, graphReady); err != nil {
+		return nil, err
 	}
 	if opt.Tensor >= 0 || dt.graph == nil {
 		i, err := pickTensor(dt.doc.Doc, opt.Tensor)
@@ -342,9 +348,6 @@ func (h *headless) renderWindow(ctx context.Context, doc *formats.Document, opt 
 		if err := h.inspect(ctx, dt.tensors.inspector, i, opt.Settings, false, func() { dt.inspectTensor(i) }); err != nil {
 			return nil, err
 		}
-	}
-	if err := h.settle(ctx, graphReady); err != nil {
-		return nil, err
 	}
 	return h.capture(mw.win, size)
 }
@@ -483,6 +486,17 @@ func (a *headlessApp) Driver() fyne.Driver { return a.drv }
 type headlessDriver struct {
 	fyne.Driver
 	queue *viewmodel.Queue
+
+	// measure serialises text measurement: graph scenes are laid out on
+	// a goroutine of their own (GraphView.Load) with fyne.MeasureText,
+	// and the font caches below it are not safe for concurrent use.
+	measure sync.Mutex
+}
+
+func (d *headlessDriver) RenderedTextSize(text string, size float32, style fyne.TextStyle, source fyne.Resource) (fyne.Size, float32) {
+	d.measure.Lock()
+	defer d.measure.Unlock()
+	return d.Driver.RenderedTextSize(text, size, style, source)
 }
 
 func (d *headlessDriver) DoFromGoroutine(f func(), wait bool) {

@@ -99,6 +99,30 @@ func smallTSM(t *testing.T) []byte {
 	return buf.Bytes()
 }
 
+// quantTmfile is a model whose one weight is int8[4,6] quantised per
+// output channel (dimension 0) with different scales.
+func quantTmfile(t *testing.T) []byte {
+	b := tmfile.NewBuilder(1, "quantised")
+	x := b.Input("data", []int32{1, 6})
+	q := make([]byte, 24)
+	for i := range q {
+		q[i] = byte(int8(i*11%41 - 20))
+	}
+	scales := []tmfile.QuantParam{{Scale: 0.5}, {Scale: 0.05}, {Scale: 0.2}, {Scale: 1}}
+	w := b.ConstRaw("fc.weight", []int32{4, 6}, tmfile.DataInt8, 24, q, scales)
+	fc := b.Op("fc", "FullyConnected", nil, []int32{1, 4}, x, w)
+	b.Output(fc)
+	m, err := b.Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := tmfile.Encode(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
 // openFile writes data to a file named name and opens it.
 func openFile(t *testing.T, name string, data []byte) *formats.Document {
 	t.Helper()
@@ -207,6 +231,7 @@ func TestRenderGolden(t *testing.T) {
 	large := openFile(t, "large.tsr", largeFP16TSR(t))
 	cnn := openFile(t, "cnn.tmfile", cnnTmfile(t))
 	module := openFile(t, "small.tsm", smallTSM(t))
+	quant := openFile(t, "quant.tmfile", quantTmfile(t))
 	cases := []struct {
 		name string
 		doc  *formats.Document
@@ -228,6 +253,8 @@ func TestRenderGolden(t *testing.T) {
 		{"graph_cnn_dark.png", cnn, RenderOptions{View: ViewGraph, Width: 600, Height: 300, Tensor: -1, Dark: true}},
 		{"window_wave.png", wave, RenderOptions{View: ViewWindow, Width: 1100, Height: 700, Tensor: -1,
 			Settings: InspectorSettings{Index: map[int]int{0: 1}, Colormap: "grayscale"}}},
+		{"window_quant_dequantised.png", quant, RenderOptions{View: ViewWindow, Width: 1280, Height: 820,
+			Tensor: tensorNamed(t, quant, "fc.weight"), Settings: InspectorSettings{Dequantise: true, Colormap: "coolwarm (diverging)"}}},
 		{"window_cnn.png", cnn, RenderOptions{View: ViewWindow, Width: 1000, Height: 700, Tensor: -1}},
 		{"window_cnn_weight.png", cnn, RenderOptions{View: ViewWindow, Width: 1280, Height: 820,
 			Tensor: tensorNamed(t, cnn, "stem_conv.weight"), Settings: InspectorSettings{Axes: []int{0, 1}, Index: map[int]int{2: 1, 3: 1},
@@ -286,6 +313,13 @@ func TestRenderSettingsTakeEffect(t *testing.T) {
 		if n, _ := differentPixels(def, render(t, wave, opt)); n == 0 {
 			t.Errorf("settings %+v drew the default heatmap", s)
 		}
+	}
+	quant := openFile(t, "quant.tmfile", quantTmfile(t))
+	qopt := RenderOptions{View: ViewHeatmap, Width: 360, Height: 240, Tensor: tensorNamed(t, quant, "fc.weight")}
+	stored := render(t, quant, qopt)
+	qopt.Settings.Dequantise = true
+	if n, _ := differentPixels(stored, render(t, quant, qopt)); n == 0 {
+		t.Error("dequantised values drew the stored ones")
 	}
 	hist := RenderOptions{View: ViewHistogram, Width: 360, Height: 240, Tensor: -1}
 	defHist := render(t, wave, hist)
