@@ -80,7 +80,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	var note string
 	if graph {
 		if doc.Graph == nil {
-			return fileError(stderr, path, fmt.Errorf("%s files have no graph to export", doc.FormatName))
+			return fileError(stderr, path, fmt.Errorf("this %s has no graph to export", doc.FormatName))
 		}
 		s, pal, err := ui.GraphScene(doc, *dark)
 		if err != nil {

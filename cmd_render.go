@@ -115,7 +115,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 			return fileError(stderr, path, fmt.Errorf("tensor %q is not quantised (--dequant)", e.Name))
 		}
 	} else if *view == ui.ViewGraph && doc.Graph == nil {
-		return fileError(stderr, path, fmt.Errorf("%s files have no graph to render", doc.FormatName))
+		return fileError(stderr, path, fmt.Errorf("this %s has no graph to render", doc.FormatName))
 	}
 	intr := catchInterrupts()
 	defer intr.stop()

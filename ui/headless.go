@@ -202,7 +202,7 @@ func resize(win fyne.Window, size fyne.Size) error {
 
 func (h *headless) graphScene(doc *formats.Document) (*graphview.Scene, error) {
 	if doc.Graph == nil {
-		return nil, fmt.Errorf("%s files have no graph", doc.FormatName)
+		return nil, fmt.Errorf("this %s has no graph", doc.FormatName)
 	}
 	m := viewmodel.NewGraphModel(doc, false)
 	return graphview.NewScene(m.View(), graphview.SceneOptions{Direction: graphview.TopToBottom})
