@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"image/png"
 	"io"
@@ -92,8 +93,30 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if settings.Reduction = indexOf(viewmodel.ReductionNames, *reduce); settings.Reduction < 0 {
 		return c.usageError(stderr, "--reduce must be one of %s", strings.Join(viewmodel.ReductionNames, ", "))
 	}
-	if *view == ui.ViewGraph && sel.tensor != "" {
-		return c.usageError(stderr, "--tensor does not apply to --view graph")
+	set := map[string]bool{}
+	c.flags.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	given := func(names ...string) string { // the first of names on the command line
+		for _, n := range names {
+			if set[n] {
+				return "--" + n
+			}
+		}
+		return ""
+	}
+	inspectorFlags := []string{"tensor", "axes", "index", "colormap", "range", "bins", "reduce", "log", "plane", "dequant"}
+	switch *view {
+	case ui.ViewGraph:
+		if f := given(inspectorFlags...); f != "" {
+			return c.usageError(stderr, "%s does not apply to --view graph", f)
+		}
+	case ui.ViewHeatmap:
+		if f := given("bins", "log", "plane"); f != "" {
+			return c.usageError(stderr, "%s applies to --view histogram (or window)", f)
+		}
+	case ui.ViewHistogram:
+		if f := given("colormap", "reduce"); f != "" {
+			return c.usageError(stderr, "%s applies to --view heatmap (or window)", f)
+		}
 	}
 
 	path := pos[0]
@@ -116,6 +139,8 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		}
 	} else if *view == ui.ViewGraph && doc.Graph == nil {
 		return fileError(stderr, path, fmt.Errorf("this %s has no graph to render", doc.FormatName))
+	} else if f := given(inspectorFlags...); *view == ui.ViewWindow && doc.Graph != nil && f != "" {
+		return c.usageError(stderr, "%s sets the inspector, which a model's window shows only for a tensor named with --tensor", f)
 	}
 	intr := catchInterrupts()
 	defer intr.stop()

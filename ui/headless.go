@@ -122,10 +122,9 @@ func GraphScene(doc *formats.Document, dark bool) (s *graphview.Scene, pal graph
 // by settle on the calling goroutine, which plays the UI goroutine: results
 // of background work reach the widgets in the order the GUI would see them.
 type headless struct {
-	app  *headlessApp
-	win  fyne.Window
-	ws   *viewmodel.Workspace
-	docs []*viewmodel.Doc
+	app *headlessApp
+	win fyne.Window
+	ws  *viewmodel.Workspace
 }
 
 func newHeadless(dark bool) *headless {
