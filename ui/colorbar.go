@@ -39,7 +39,7 @@ func (c *colorBar) CreateRenderer() fyne.WidgetRenderer {
 }
 
 func (c *colorBar) MinSize() fyne.Size {
-	return fyne.NewSize(colorBarWidth+colorBarLabels+8, 160)
+	return fyne.NewSize(colorBarWidth+colorBarLabels+8, 120)
 }
 
 type colorBarRenderer struct {

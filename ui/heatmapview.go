@@ -46,7 +46,7 @@ func (h *heatmapView) CreateRenderer() fyne.WidgetRenderer {
 	return r
 }
 
-func (h *heatmapView) MinSize() fyne.Size { return fyne.NewSize(240, 200) }
+func (h *heatmapView) MinSize() fyne.Size { return fyne.NewSize(200, 120) }
 
 // imageRect is where the image goes: the area right of the row ticks and
 // above the column ticks, keeping square cells unless the plane is more

@@ -25,7 +25,8 @@ type inspectorView struct {
 	content fyne.CanvasObject
 
 	title    *widget.Label
-	summary  *widget.RichText
+	summary  *widget.Label
+	alert    *widget.Label
 	pcts     *widget.Label
 	busy     *widget.Label
 	progress *widget.ProgressBar
@@ -60,8 +61,12 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 	v := &inspectorView{win: win, doc: d, in: d.Inspector}
 	v.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.title.Truncation = fyne.TextTruncateEllipsis
-	v.summary = widget.NewRichText()
+	v.summary = widget.NewLabel("")
 	v.summary.Wrapping = fyne.TextWrapWord
+	v.summary.TextStyle.Monospace = true
+	v.alert = widget.NewLabel("")
+	v.alert.Importance = widget.DangerImportance
+	v.alert.Hide()
 	v.pcts = widget.NewLabel("")
 	v.pcts.Wrapping = fyne.TextWrapWord
 	v.busy = widget.NewLabel("")
@@ -98,7 +103,7 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 		v.values.Refresh()
 	}
 	status := container.NewBorder(nil, nil, v.busy, nil, v.progress)
-	top := container.NewVBox(v.title, v.summary, v.pcts, v.dequant, status, v.message)
+	top := container.NewVBox(v.title, v.summary, v.alert, v.pcts, v.dequant, status, v.message)
 	v.content = container.NewBorder(top, nil, nil, nil, v.tabs)
 	v.in.OnChange = v.update
 	v.update(viewmodel.ChangedAll)
@@ -173,18 +178,15 @@ func (v *inspectorView) updateTensor() {
 }
 
 func (v *inspectorView) updateSummary() {
-	var segs []widget.RichTextSegment
-	for _, s := range v.in.SummaryLine() {
-		style := widget.RichTextStyleInline
-		style.TextStyle.Monospace = true
-		if s.Alert {
-			// Colour only: not every theme has a bold monospace face.
-			style.ColorName = theme.ColorNameError
-		}
-		segs = append(segs, &widget.TextSegment{Text: s.Text, Style: style})
+	v.summary.SetText(v.in.SummaryText())
+	// NaN and Inf counts also get their own line in the warning colour, so
+	// they stand out (and a multi-colour line does not wrap badly).
+	if a := v.in.AlertText(); a != "" {
+		v.alert.SetText(a)
+		v.alert.Show()
+	} else {
+		v.alert.Hide()
 	}
-	v.summary.Segments = segs
-	v.summary.Refresh()
 	v.pcts.SetText(v.in.PercentileLine())
 	// A wrapped summary may change height: lay the column out again.
 	v.content.Refresh()
@@ -477,7 +479,7 @@ type histogramView struct {
 func newHistogramView(in *viewmodel.Inspector) *histogramView {
 	h := &histogramView{in: in, note: widget.NewLabel("")}
 	h.raster = canvas.NewRaster(h.draw)
-	h.raster.SetMinSize(fyne.NewSize(300, 200))
+	h.raster.SetMinSize(fyne.NewSize(240, 120))
 	return h
 }
 

@@ -293,6 +293,7 @@ func (in *Inspector) startHeatmap() {
 		}
 		in.changed(ChangedHeatmap)
 	})
+	in.track(h.task)
 }
 
 // recolour repaints the current grid with new colour settings; it reads

@@ -134,6 +134,7 @@ func (in *Inspector) startHistogram() {
 		h.result, h.err = r, err
 		in.changed(ChangedHistogram)
 	})
+	in.track(h.task)
 }
 
 // mergeBins folds a 4096-bin histogram into bins (a divisor of 4096).

@@ -44,6 +44,10 @@ type Inspector struct {
 
 	loadTask, summaryTask *Task
 	progress              map[string]float64
+	// started holds every task started and not known to have returned,
+	// cancelled ones included: they may still be reading the tensor's
+	// storage, so Close hands them all to whoever unmaps it.
+	started []*Task
 }
 
 // NewInspector returns an empty inspector posting through post.
@@ -118,6 +122,7 @@ func (in *Inspector) load() {
 		in.startSummary()
 		in.startHeatmap()
 	})
+	in.track(in.loadTask)
 }
 
 // Index is the document index of the shown tensor, -1 for none.
@@ -172,12 +177,27 @@ func (in *Inspector) clearProgress(job string) {
 // Idle reports that no background work is running or waiting to report.
 func (in *Inspector) Idle() bool { return len(in.tasks()) == 0 }
 
-// Close cancels all background work and returns the tasks so the caller
-// can wait for them before releasing the tensor's storage.
+// Close cancels all background work and returns every task that may still
+// be running, cancelled earlier ones included, so the caller can wait for
+// them before releasing the tensor's storage.
 func (in *Inspector) Close() []*Task {
-	tasks := in.tasks()
 	in.stopAll()
-	return tasks
+	in.track(nil)
+	return append([]*Task(nil), in.started...)
+}
+
+// track remembers t (if not nil) and forgets tasks that have returned.
+func (in *Inspector) track(t *Task) {
+	keep := in.started[:0]
+	for _, s := range in.started {
+		if !s.Finished() {
+			keep = append(keep, s)
+		}
+	}
+	in.started = keep
+	if t != nil {
+		in.started = append(in.started, t)
+	}
 }
 
 func (in *Inspector) tasks() []*Task {

@@ -321,3 +321,33 @@ func TestInspectorErrorsAndQuantised(t *testing.T) {
 		t.Errorf("dequantised info %q", info)
 	}
 }
+
+// TestInspectorCloseReturnsCancelledTasks: a task cancelled by a newer
+// selection may still be reading the old tensor; Close must hand it over so
+// the file is not unmapped under it.
+func TestInspectorCloseReturnsCancelledTasks(t *testing.T) {
+	in, q, _ := newTestInspector()
+	slow := make(chan struct{})
+	a := &formats.TensorEntry{Name: "a", DType: tensor.Float32, Shape: []int{2}}
+	a.SetLoader(func(ctx context.Context) (*tensor.Tensor, error) {
+		<-slow
+		return tensor.FromBytes(make([]byte, 8), tensor.Float32, []int{2})
+	})
+	in.Show(0, a)
+	loadA := in.loadTask
+	in.Show(1, f32Entry("b", []int{3}, []float32{7, 8, 9}))
+	drain(t, q, in)
+	tasks := in.Close()
+	found := false
+	for _, task := range tasks {
+		found = found || task == loadA
+	}
+	if !found {
+		t.Errorf("Close returned %d tasks without the cancelled, still running load", len(tasks))
+	}
+	close(slow)
+	loadA.Wait()
+	if got := in.Close(); len(got) != 0 {
+		t.Errorf("finished tasks still returned: %d", len(got))
+	}
+}

@@ -40,6 +40,7 @@ func (in *Inspector) startSummary() {
 		in.changed(ChangedSummary)
 		in.startHistogram()
 	})
+	in.track(in.summaryTask)
 }
 
 // computeSummary makes two passes: statistics, then a 4096-bin histogram
@@ -120,6 +121,26 @@ func (in *Inspector) SummaryText() string {
 		b.WriteString(s.Text)
 	}
 	return b.String()
+}
+
+// AlertText spells non-zero NaN and Inf counts ("1 NaN, 2 infinite (+1
+// −1)"), or returns "" when every value is finite.
+func (in *Inspector) AlertText() string {
+	if !in.summary.done {
+		return ""
+	}
+	s := in.summary.stats
+	var parts []string
+	if s.NaN > 0 {
+		parts = append(parts, fmt.Sprintf("%d NaN", s.NaN))
+	}
+	if inf := s.PosInf + s.NegInf; inf > 0 {
+		parts = append(parts, fmt.Sprintf("%d infinite (+%d −%d)", inf, s.PosInf, s.NegInf))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "⚠ " + strings.Join(parts, ", ")
 }
 
 // PercentileLine spells the percentiles, noting their resolution.

@@ -98,6 +98,16 @@ func (t *Task) Cancel() {
 	t.cancel()
 }
 
+// Finished reports whether the work function has returned.
+func (t *Task) Finished() bool {
+	select {
+	case <-t.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // Wait blocks until the work function has returned (tests).
 func (t *Task) Wait() {
 	if t != nil {
