@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
@@ -269,7 +268,7 @@ func (h *headless) renderInspector(ctx context.Context, doc *formats.Document, o
 		if in.Heatmap() == nil {
 			return nil, errors.New("no heatmap was computed")
 		}
-		content = container.NewBorder(nil, nil, nil, v.bar, v.heat)
+		content = newHeatmapArea(v.heat, v.bar)
 	} else {
 		hist, err := in.Histogram()
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -262,4 +263,33 @@ func tickLine(x1, y1, x2, y2 float32, c color.Color) *canvas.Line {
 	l.Position1 = fyne.NewPos(x1, y1)
 	l.Position2 = fyne.NewPos(x2, y2)
 	return l
+}
+
+// heatmapArea places the colour bar just right of the heatmap image, which
+// keeps square cells and so does not always fill its space.
+type heatmapArea struct {
+	h   *heatmapView
+	bar *colorBar
+}
+
+// newHeatmapArea lays out h and its colour bar side by side.
+func newHeatmapArea(h *heatmapView, bar *colorBar) *fyne.Container {
+	return container.New(&heatmapArea{h: h, bar: bar}, h, bar)
+}
+
+const heatBarGap = 14
+
+func (a *heatmapArea) Layout(_ []fyne.CanvasObject, size fyne.Size) {
+	barW := a.bar.MinSize().Width
+	heatSize := fyne.NewSize(max(size.Width-barW-heatBarGap, 1), size.Height)
+	a.h.Resize(heatSize)
+	a.h.Move(fyne.NewPos(0, 0))
+	pos, img := a.h.imageRect(heatSize)
+	a.bar.Move(fyne.NewPos(pos.X+img.Width+heatBarGap, 0))
+	a.bar.Resize(fyne.NewSize(barW, size.Height))
+}
+
+func (a *heatmapArea) MinSize(_ []fyne.CanvasObject) fyne.Size {
+	h, b := a.h.MinSize(), a.bar.MinSize()
+	return fyne.NewSize(h.Width+heatBarGap+b.Width, max(h.Height, b.Height))
 }

@@ -38,6 +38,7 @@ type inspectorView struct {
 
 	heat     *heatmapView
 	bar      *colorBar
+	heatArea *fyne.Container
 	heatNote *widget.Label
 	hover    *widget.Label
 	rowSel   *widget.Select
@@ -123,6 +124,7 @@ func (v *inspectorView) update(c viewmodel.Change) {
 		v.updateSummary()
 	}
 	if c&viewmodel.ChangedHeatmap != 0 {
+		v.heatArea.Refresh() // the image's aspect may move the colour bar
 		v.heat.Refresh()
 		v.bar.Refresh()
 		v.heatNote.SetText(v.in.HeatmapNote())
@@ -279,7 +281,8 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 	controls := container.NewVBox(container.NewHScroll(axes), container.NewHScroll(colours), v.sliders)
 	bottom := container.NewVBox(v.heatNote, v.hover)
 	v.cmapSel, v.rangeSel, v.redSel, v.rangeLo, v.rangeHi = cmap, rangeSel, red, lo, hi
-	return container.NewBorder(controls, bottom, nil, v.bar, v.heat)
+	v.heatArea = newHeatmapArea(v.heat, v.bar)
+	return container.NewBorder(controls, bottom, nil, nil, v.heatArea)
 }
 
 // rebuildAxes refreshes the axis choices and the sliders for the other axes.
