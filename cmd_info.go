@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -235,23 +234,10 @@ func tensorDetails(e *formats.TensorEntry) string {
 
 // opCounts lists operator types by how often they occur: "Linear 2, ReLU 1".
 func opCounts(g *formats.Graph) string {
-	counts := map[string]int{}
-	for _, n := range g.Nodes {
-		counts[n.Op]++
-	}
-	ops := make([]string, 0, len(counts))
-	for op := range counts {
-		ops = append(ops, op)
-	}
-	sort.Slice(ops, func(i, j int) bool {
-		if counts[ops[i]] != counts[ops[j]] {
-			return counts[ops[i]] > counts[ops[j]]
-		}
-		return ops[i] < ops[j]
-	})
-	parts := make([]string, len(ops))
-	for i, op := range ops {
-		parts[i] = fmt.Sprintf("%s %d", op, counts[op])
+	counts := g.OpCounts()
+	parts := make([]string, len(counts))
+	for i, c := range counts {
+		parts[i] = fmt.Sprintf("%s %d", c.Op, c.Nodes)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -1,6 +1,10 @@
 package formats
 
-import "tensorscope/tensor"
+import (
+	"sort"
+
+	"tensorscope/tensor"
+)
 
 // Graph is a model's node graph. Nodes consume and produce Values (the
 // graph's edges: tensors flowing between nodes); a Value may name the
@@ -55,5 +59,30 @@ func (g *Graph) Consumers() [][]int {
 			}
 		}
 	}
+	return out
+}
+
+// OpCount is how many nodes of a graph run one operator.
+type OpCount struct {
+	Op    string
+	Nodes int
+}
+
+// OpCounts lists the graph's operators, most frequent first (ties by name).
+func (g *Graph) OpCounts() []OpCount {
+	counts := map[string]int{}
+	for _, n := range g.Nodes {
+		counts[n.Op]++
+	}
+	out := make([]OpCount, 0, len(counts))
+	for op, n := range counts {
+		out = append(out, OpCount{op, n})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Nodes != out[j].Nodes {
+			return out[i].Nodes > out[j].Nodes
+		}
+		return out[i].Op < out[j].Op
+	})
 	return out
 }

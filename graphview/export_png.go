@@ -113,7 +113,7 @@ func (t *tileDrawer) edgeMeets(e int, r layout.Rect) bool {
 	r.Min.X, r.Min.Y, r.Max.X, r.Max.Y = r.Min.X-arrowSize, r.Min.Y-arrowSize, r.Max.X+arrowSize, r.Max.Y+arrowSize
 	pts := t.s.layout.Edges[e].Points
 	for i := 1; i < len(pts); i++ {
-		if segmentMeetsRect(pts[i-1], pts[i], r) {
+		if r.MeetsSegment(pts[i-1], pts[i]) {
 			return true
 		}
 	}

@@ -84,7 +84,7 @@ func (s *Scene) labelClear(e int, p layout.Point, w, h float64, v *visible) bool
 			continue
 		}
 		a, b := s.index.segPoints(s, int(sg))
-		if segmentMeetsRect(a, b, r) {
+		if r.MeetsSegment(a, b) {
 			return false
 		}
 	}

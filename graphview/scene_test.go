@@ -113,7 +113,7 @@ func TestGridQueryMatchesScan(t *testing.T) {
 		}
 		for sg := range s.index.segEdge {
 			a, b := s.index.segPoints(s, sg)
-			if segmentMeetsRect(a, b, r) && !found[int32(sg)] {
+			if r.MeetsSegment(a, b) && !found[int32(sg)] {
 				t.Fatalf("query %v missed segment %d (%v–%v)", r, sg, a, b)
 			}
 		}

@@ -3,7 +3,6 @@ package tsm
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -452,23 +451,9 @@ func (b *docBuilder) addTensor(name string, node int, f *Tensor, role formats.Ro
 
 // opTable counts nodes per operator, most frequent first.
 func (b *docBuilder) opTable() {
-	counts := map[string]int{}
-	for i := range b.m.Nodes {
-		counts[b.opOf(i)]++
-	}
-	ops := make([]string, 0, len(counts))
-	for op := range counts {
-		ops = append(ops, op)
-	}
-	sort.Slice(ops, func(i, j int) bool {
-		if counts[ops[i]] != counts[ops[j]] {
-			return counts[ops[i]] > counts[ops[j]]
-		}
-		return ops[i] < ops[j]
-	})
 	t := formats.Table{Title: "Operators", Columns: []string{"op", "nodes"}}
-	for _, op := range ops {
-		t.Rows = append(t.Rows, []string{op, strconv.Itoa(counts[op])})
+	for _, c := range b.doc.Graph.OpCounts() {
+		t.Rows = append(t.Rows, []string{c.Op, strconv.Itoa(c.Nodes)})
 	}
 	b.doc.Tables = append(b.doc.Tables, t)
 }

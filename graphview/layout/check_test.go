@@ -97,35 +97,10 @@ func routeHitsBox(res *Result, g *Graph, j int) (int, bool) {
 		}
 		b.Min.X, b.Min.Y, b.Max.X, b.Max.Y = b.Min.X+1, b.Min.Y+1, b.Max.X-1, b.Max.Y-1
 		for i := 1; i < len(pts); i++ {
-			if segmentHitsRect(pts[i-1], pts[i], b) {
+			if b.MeetsSegment(pts[i-1], pts[i]) {
 				return v, true
 			}
 		}
 	}
 	return 0, false
-}
-
-// segmentHitsRect clips the segment to the rectangle (Liang–Barsky).
-func segmentHitsRect(a, b Point, r Rect) bool {
-	t0, t1 := 0.0, 1.0
-	dx, dy := b.X-a.X, b.Y-a.Y
-	for _, c := range [4][2]float64{{-dx, a.X - r.Min.X}, {dx, r.Max.X - a.X}, {-dy, a.Y - r.Min.Y}, {dy, r.Max.Y - a.Y}} {
-		p, q := c[0], c[1]
-		if p == 0 {
-			if q < 0 {
-				return false
-			}
-			continue
-		}
-		t := q / p
-		if p < 0 {
-			t0 = math.Max(t0, t)
-		} else {
-			t1 = math.Min(t1, t)
-		}
-		if t0 > t1 {
-			return false
-		}
-	}
-	return true
 }

@@ -54,3 +54,29 @@ func xAt(route []Point, y float64) float64 {
 	}
 	return route[0].X
 }
+
+// MeetsSegment reports whether the segment from a to b passes through r
+// (Liang–Barsky clipping).
+func (r Rect) MeetsSegment(a, b Point) bool {
+	t0, t1 := 0.0, 1.0
+	dx, dy := b.X-a.X, b.Y-a.Y
+	for _, c := range [4][2]float64{{-dx, a.X - r.Min.X}, {dx, r.Max.X - a.X}, {-dy, a.Y - r.Min.Y}, {dy, r.Max.Y - a.Y}} {
+		p, q := c[0], c[1]
+		if p == 0 {
+			if q < 0 {
+				return false
+			}
+			continue
+		}
+		t := q / p
+		if p < 0 {
+			t0 = math.Max(t0, t)
+		} else {
+			t1 = math.Min(t1, t)
+		}
+		if t0 > t1 {
+			return false
+		}
+	}
+	return true
+}
