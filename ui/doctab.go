@@ -110,3 +110,35 @@ func warningsStrip(win fyne.Window, d *viewmodel.Doc) fyne.CanvasObject {
 	icon := widget.NewIcon(theme.NewWarningThemedResource(theme.WarningIcon()))
 	return container.NewBorder(nil, widget.NewSeparator(), icon, all, first)
 }
+
+// exportTensor saves the inspected tensor as .npy, .csv (its current plane)
+// or .tsr.
+func (dt *docTab) exportTensor() {
+	win := dt.mw.win
+	e := dt.doc.Inspector.Entry()
+	if e == nil || dt.doc.Inspector.Tensor() == nil {
+		dialog.ShowInformation("Export tensor", "Select a tensor with values in the Tensors pane first.", win)
+		return
+	}
+	name := strings.NewReplacer("/", "_", " ", "_", "#", "t").Replace(e.Name) + ".npy"
+	filters := []fileFilter{{Name: "NumPy, CSV (current plane) or TSR", Extensions: []string{"npy", "csv", "tsr"}}}
+	saveFile(win, "Export tensor", name, filters, func(path string) {
+		dt.mw.status.SetText("Exporting " + e.Name + "…")
+		_, err := dt.doc.ExportShown(path, func(note string, err error) {
+			dt.mw.status.SetText("")
+			if err != nil {
+				showError(err, win)
+				return
+			}
+			msg := "Saved " + path
+			if note != "" {
+				msg += "\n" + note
+			}
+			dialog.ShowInformation("Tensor exported", msg, win)
+		})
+		if err != nil {
+			dt.mw.status.SetText("")
+			showError(err, win)
+		}
+	})
+}

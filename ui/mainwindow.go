@@ -269,7 +269,19 @@ func (mw *MainWindow) mainMenu() *fyne.MainMenu {
 	reload.Shortcut = shortcutReload
 	closeTab := fyne.NewMenuItem("Close Tab", func() { mw.closeTab(mw.current()) })
 	closeTab.Shortcut = shortcutClose
-	file := fyne.NewMenu("File", open, recent, fyne.NewMenuItemSeparator(), reload, closeTab)
+	exportTensor := fyne.NewMenuItem("Export Tensor…", func() {
+		if dt := mw.current(); dt != nil && dt.doc != nil {
+			dt.exportTensor()
+		}
+	})
+	exportTensor.Shortcut = shortcutExport
+	exportGraph := fyne.NewMenuItem("Export Graph…", func() {
+		if dt := mw.current(); dt != nil && dt.graph != nil {
+			dt.graph.export()
+		}
+	})
+	file := fyne.NewMenu("File", open, recent, fyne.NewMenuItemSeparator(), exportTensor, exportGraph,
+		fyne.NewMenuItemSeparator(), reload, closeTab)
 
 	next := fyne.NewMenuItem("Next Tab", func() { mw.cycleTab(1) })
 	next.Shortcut = shortcutNextTab
@@ -296,6 +308,7 @@ var (
 	shortcutClose   = &desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}
 	shortcutReload  = &desktop.CustomShortcut{KeyName: fyne.KeyR, Modifier: fyne.KeyModifierShortcutDefault}
 	shortcutFind    = &desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutExport  = &desktop.CustomShortcut{KeyName: fyne.KeyE, Modifier: fyne.KeyModifierShortcutDefault}
 	shortcutNextTab = &desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl}
 	shortcutPrevTab = &desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift}
 )
@@ -308,6 +321,11 @@ func (mw *MainWindow) addShortcuts() {
 	c.AddShortcut(shortcutFind, func(fyne.Shortcut) {
 		if dt := mw.current(); dt != nil {
 			dt.focusFilter()
+		}
+	})
+	c.AddShortcut(shortcutExport, func(fyne.Shortcut) {
+		if dt := mw.current(); dt != nil && dt.doc != nil {
+			dt.exportTensor()
 		}
 	})
 	c.AddShortcut(shortcutNextTab, func(fyne.Shortcut) { mw.cycleTab(1) })

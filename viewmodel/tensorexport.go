@@ -316,3 +316,17 @@ func TensorPlane(t *tensor.Tensor, axes []int, index map[int]int) (*tensor.Tenso
 	}
 	return p, fmt.Sprintf("plane [%s] of %s", strings.Join(parts, ", "), t), nil
 }
+
+// ExportShown writes the tensor the inspector shows to path (.npy, .csv or
+// .tsr; .csv takes the heatmap's current plane) in the background. done
+// receives a note for the user or the error.
+func (d *Doc) ExportShown(path string, done func(note string, err error)) (*Task, error) {
+	in := d.Inspector
+	t, plane := in.Tensor(), in.heat.plane
+	if t == nil {
+		return nil, fmt.Errorf("select a tensor with values first")
+	}
+	return StartTask(d.post, func(ctx context.Context, _ Progress) (string, error) {
+		return ExportTensor(ctx, path, t, plane)
+	}, nil, done), nil
+}

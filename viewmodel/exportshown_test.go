@@ -1,0 +1,42 @@
+package viewmodel
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestDocExportShown(t *testing.T) {
+	q := NewQueue()
+	d := &Doc{post: q.Post, Inspector: NewInspector(q.Post)}
+	dir := t.TempDir()
+	if _, err := d.ExportShown(filepath.Join(dir, "x.npy"), nil); err == nil {
+		t.Fatal("exporting with nothing selected must fail")
+	}
+	d.Inspector.Show(0, f32Entry("w", []int{2, 3}, seq(6)))
+	drain(t, q, d.Inspector)
+	for _, name := range []string{"w.npy", "w.csv", "w.tsr"} {
+		done := false
+		var note string
+		var err error
+		path := filepath.Join(dir, name)
+		if _, e := d.ExportShown(path, func(n string, e error) { note, err, done = n, e, true }); e != nil {
+			t.Fatal(e)
+		}
+		if !q.Drain(func() bool { return !done }, 10*time.Second) {
+			t.Fatal("export did not finish")
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		b, rerr := os.ReadFile(path)
+		if rerr != nil || len(b) == 0 {
+			t.Fatalf("%s: %v, %d bytes", name, rerr, len(b))
+		}
+		if name == "w.csv" && !strings.HasPrefix(string(b), "0,1,2\n3,4,5") {
+			t.Errorf("csv of the current plane: %q (note %q)", b, note)
+		}
+	}
+}
