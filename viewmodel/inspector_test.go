@@ -346,7 +346,11 @@ func TestInspectorCloseReturnsCancelledTasks(t *testing.T) {
 		t.Errorf("Close returned %d tasks without the cancelled, still running load", len(tasks))
 	}
 	close(slow)
-	loadA.Wait()
+	// A task reports its result just before its goroutine ends, so wait for
+	// every task handed over; then none may be returned again.
+	for _, task := range in.Close() {
+		task.Wait()
+	}
 	if got := in.Close(); len(got) != 0 {
 		t.Errorf("finished tasks still returned: %d", len(got))
 	}
