@@ -31,6 +31,9 @@ type Document struct {
 
 	data    []byte          // the whole file, usually memory-mapped
 	storage *tensor.Storage // owns data
+
+	shardMu sync.Mutex
+	shards  []*Shard // further files, mapped on first use
 }
 
 // Bytes returns the whole file's bytes (read-only; usually a mapping).
@@ -42,10 +45,14 @@ func (d *Document) Storage() *tensor.Storage { return d.storage }
 // Close releases the file mapping. Tensors loaded from the document must not
 // be used afterwards.
 func (d *Document) Close() error {
+	err := d.closeShards()
 	if d.storage == nil {
-		return nil
+		return err
 	}
-	return d.storage.Close()
+	if e := d.storage.Close(); e != nil {
+		return e
+	}
+	return err
 }
 
 // Tensor returns the entry named name, or nil. Names are compared exactly;

@@ -36,6 +36,9 @@ type Node struct {
 	Reserved []Attr // format-reserved parameters (tsm "#..." params), shown apart
 	Inputs   []int  // indices into Graph.Values
 	Outputs  []int  // indices into Graph.Values
+
+	Meaning   Meaning    // normalised meaning, filled in by the codec
+	Subgraphs []Subgraph // nested graphs (ONNX If/Loop/Scan), in attribute order
 }
 
 // Value is an edge of the graph: a tensor produced by one node (or none) and
