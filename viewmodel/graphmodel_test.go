@@ -25,7 +25,9 @@ func chainDoc() *formats.Document {
 			{ID: 3, Name: "conv", Op: "Convolution", Inputs: []int{2, 0, 1}, Outputs: []int{3}, Attrs: []formats.Attr{
 				{Name: "kernel_h", Value: int64(3)}, {Name: "kernel_w", Value: int64(3)},
 				{Name: "stride_h", Value: int64(2)}, {Name: "stride_w", Value: int64(2)},
-				{Name: "input_channel", Value: int64(1)}, {Name: "output_channel", Value: int64(8)}}},
+				{Name: "input_channel", Value: int64(1)}, {Name: "output_channel", Value: int64(8)}},
+				Meaning: formats.Meaning{Category: formats.CategoryConvolution, Kernel: []int{3, 3}, Stride: []int{2, 2},
+					InChannels: 1, OutChannels: 8, FusedActivation: "relu"}},
 			{ID: 4, Name: "act", Op: "ReLu", Inputs: []int{3}, Outputs: []int{4}},
 		},
 		Values: []formats.Value{
@@ -102,7 +104,9 @@ func TestGraphModelFindAndProperties(t *testing.T) {
 		}
 	}
 	joined := strings.Join(text, "\n")
-	for _, want := range []string{"Node/Op=Convolution", "Attributes/kernel_h=3", "Inputs/#0=data [1, 1, 28, 28] ← data",
+	for _, want := range []string{"Node/Op=Convolution", "Attributes/kernel_h=3", "Meaning/Category=convolution",
+		"Meaning/Kernel=3×3", "Meaning/Stride=2×2", "Meaning/In channels=1", "Meaning/Out channels=8",
+		"Meaning/Fused activation=relu", "Inputs/#0=data [1, 1, 28, 28] ← data",
 		"Inputs/#1=conv.weight  float32 [8, 1, 3, 3] (folded weight)", "Outputs/#0=conv_out [1, 8, 14, 14] → act"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("properties lack %q:\n%s", want, joined)
