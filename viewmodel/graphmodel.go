@@ -23,6 +23,7 @@ type GraphModel struct {
 	viewOf    []int   // document node id → view node, -1 when folded
 	edgeValue []int   // view edge → value index
 	folded    [][]int // document node id → values folded into it as weights
+	isOutput  []bool  // document node id → is a graph output
 }
 
 // NewGraphModel builds the view graph for d (which must have a Graph).
@@ -65,19 +66,27 @@ func (m *GraphModel) EdgeValue(e int) int {
 	return m.edgeValue[e]
 }
 
-func (m *GraphModel) foldable(n *formats.Node) bool {
-	return !m.showConsts && n.Kind == formats.KindConst
+// foldable reports whether a node is drawn inside its consumers rather
+// than as a box: constants are, unless the user shows them, and except
+// those that are graph outputs, which would leave the output undrawn.
+func (m *GraphModel) foldable(id int) bool {
+	return !m.showConsts && m.g.Nodes[id].Kind == formats.KindConst && !m.isOutput[id]
 }
 
 func (m *GraphModel) build() {
 	g := m.g
+	m.isOutput = make([]bool, len(g.Nodes))
+	for _, id := range g.Outputs {
+		if id >= 0 && id < len(g.Nodes) {
+			m.isOutput[id] = true
+		}
+	}
 	m.viewOf = make([]int, len(g.Nodes))
 	m.folded = make([][]int, len(g.Nodes))
 	m.nodeOf = m.nodeOf[:0]
 	view := &graphview.Graph{}
 	for i := range g.Nodes {
-		n := &g.Nodes[i]
-		if m.foldable(n) {
+		if m.foldable(i) {
 			m.viewOf[i] = -1
 			continue
 		}

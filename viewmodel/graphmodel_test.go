@@ -1,6 +1,7 @@
 package viewmodel
 
 import (
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -142,5 +143,30 @@ func TestGraphModelRealSamples(t *testing.T) {
 			}
 		}
 		d.Close()
+	}
+}
+
+// A constant that is a graph output is drawn: folding it would leave the
+// output, and in this TenniS module the whole graph, undrawn.
+func TestGraphModelKeepsConstantOutputs(t *testing.T) {
+	path := filepath.Join(samples.Dir(t, "tsm"), "tennis_frontend_generated_packed.tsm")
+	d, err := formats.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	m := NewGraphModel(d, false)
+	g := m.View()
+	if len(g.Nodes) != 1 || g.Nodes[0].Title != "Const" || m.DocNode(0) != 0 {
+		t.Fatalf("view nodes %+v, want the one constant output", g.Nodes)
+	}
+
+	// The same holds in any format: a graph output that is a constant stays,
+	// the other constants fold.
+	chain := chainDoc()
+	chain.Graph.Outputs = append(chain.Graph.Outputs, 1)
+	m = NewGraphModel(chain, false)
+	if m.ViewNode(1) < 0 || m.ViewNode(0) >= 0 {
+		t.Errorf("bias (an output) view node %d, weight view node %d", m.ViewNode(1), m.ViewNode(0))
 	}
 }
