@@ -16,7 +16,7 @@ import (
 	"tensorscope/viewmodel"
 )
 
-func init() { commands["export"] = runExport }
+func init() { register("export", runExport) }
 
 const exportUsage = "tensorscope export FILE --tensor NAME [--axes R,C] [--index AXIS=I ...] --out OUT.npy|.csv|.tsr\n" +
 	"       tensorscope export FILE --view graph [--dark] --out OUT.svg|.png"

@@ -13,7 +13,7 @@ import (
 	"tensorscope/tensor"
 )
 
-func init() { commands["stats"] = runStats }
+func init() { register("stats", runStats) }
 
 // tensorStats is one tensor's line of `stats --json`. Min, max, mean and
 // std are over finite values and null when there are none; std is the

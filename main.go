@@ -9,7 +9,7 @@ import (
 	"os"
 
 	"tensorscope/assets"
-	_ "tensorscope/internal/earlyenv" // must initialise before Fyne and sqweek/dialog; see its comment
+	"tensorscope/internal/earlyenv" // must initialise before Fyne and sqweek/dialog; see its comment
 	"tensorscope/internal/instance"
 	"tensorscope/tensor"
 	"tensorscope/ui"
@@ -49,11 +49,11 @@ func main() {
 // run dispatches the command line and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
-		switch args[0] {
-		case "-h", "-help", "--help", "help":
+		switch {
+		case earlyenv.Contains(earlyenv.HelpArgs, args[0]):
 			fmt.Fprint(stdout, usage)
 			return 0
-		case "-version", "--version", "version":
+		case earlyenv.Contains(earlyenv.VersionArgs, args[0]):
 			fmt.Fprintf(stdout, "tensorscope %s\n", Version)
 			return 0
 		}
@@ -99,5 +99,18 @@ func runGUI(paths []string, stderr io.Writer) int {
 	return 0
 }
 
-// commands are the headless subcommands; they never touch the display.
-var commands = map[string]func(args []string, stdout, stderr io.Writer) int{}
+// commandFunc runs a headless subcommand and returns its exit status.
+type commandFunc func(args []string, stdout, stderr io.Writer) int
+
+// commands are the headless subcommands' implementations, by name.
+var commands = map[string]commandFunc{}
+
+// register adds a headless subcommand. Its name must be listed in
+// internal/earlyenv.Subcommands, the one list of them, which hides the
+// display from the subcommands before any package could open it.
+func register(name string, run commandFunc) {
+	if !earlyenv.Contains(earlyenv.Subcommands, name) {
+		panic("tensorscope: subcommand " + name + " is not listed in internal/earlyenv.Subcommands")
+	}
+	commands[name] = run
+}
