@@ -73,4 +73,3 @@ func (it *interrupts) status() int {
 	}
 	return 130
 }
-
