@@ -40,6 +40,10 @@ func init() {
 	unitDecoders[GGMLTQ1_0] = decodeTQ1_0
 	unitDecoders[GGMLTQ2_0] = decodeTQ2_0
 	unitDecoders[GGMLMXFP4] = decodeMXFP4
+
+	// The one block layout with a defined big-endian form: llama.cpp's
+	// gguf_convert_endian.py swaps Q8_0's float16 scale and nothing else.
+	unitSwappers[GGMLQ8_0] = func(unit []byte) { unit[0], unit[1] = unit[1], unit[0] }
 }
 
 // DecodeUnits decodes the whole units in src into dst (len(src)/UnitBytes

@@ -74,26 +74,11 @@ func loader(off int64, ti tensorInfo, order binary.ByteOrder, storage func() (*t
 		if err != nil {
 			return nil, err
 		}
-		if order == binary.BigEndian {
-			return bigEndianTensor(st, off, ti)
+		t, err := tensor.New(st, off, ti.dtype, ti.shape)
+		if err != nil || order != binary.BigEndian {
+			return t, err
 		}
-		return tensor.New(st, off, ti.dtype, ti.shape)
+		// The kernels swap big-endian values as they read them.
+		return t.BigEndian()
 	}
-}
-
-// bigEndianTensor returns the values of a big-endian tensor in the core's
-// little-endian storage: a byte-swapped copy.
-func bigEndianTensor(st *tensor.Storage, off int64, ti tensorInfo) (*tensor.Tensor, error) {
-	size := ti.dtype.Size()
-	if ti.dtype.Packed() || size == 0 {
-		return nil, fmt.Errorf("big-endian %s data is not supported (ggml defines block layouts in little-endian order only)", ti.dtype)
-	}
-	src := st.Bytes()[off : off+ti.nbytes]
-	swapped := make([]byte, len(src))
-	for i := 0; i+size <= len(src); i += size {
-		for j := 0; j < size; j++ {
-			swapped[i+j] = src[i+size-1-j]
-		}
-	}
-	return tensor.FromBytes(swapped, ti.dtype, ti.shape)
 }
