@@ -6,31 +6,77 @@ import "encoding/binary"
 // magnitudes, with signs from a separate 7-bit pattern whose eighth sign
 // makes the count of minus signs even (ksigns_iq2xs).
 
-// signOf returns −1 when bit j of the sign byte is set, else 1
-// (ggml's "signs & kmask_iq2xs[j] ? -1.f : 1.f").
-func signOf(signs uint8, j int) float32 {
-	if signs>>j&1 != 0 {
-		return -1
+// The grids expanded once into float32 rows, and the sign bytes into rows
+// of ±1, so that the inner loops are a load, a multiply and a multiply by
+// ±1 (exact: it only flips the sign bit, as ggml's "? -1.f : 1.f" does).
+var (
+	signRows   = expandSigns()
+	gridIQ2XXS = expandGrid8(ggmlGridIQ2XXS[:])
+	gridIQ2XS  = expandGrid8(ggmlGridIQ2XS[:])
+	gridIQ2S   = expandGrid8(ggmlGridIQ2S[:])
+	gridIQ1S   = expandGrid8Signed(ggmlGridIQ1S[:])
+	gridIQ3XXS = expandGrid4(ggmlGridIQ3XXS[:])
+	gridIQ3S   = expandGrid4(ggmlGridIQ3S[:])
+)
+
+func expandSigns() *[256][8]float32 {
+	var t [256][8]float32
+	for s := range t {
+		for j := range t[s] {
+			t[s][j] = 1
+			if s>>j&1 != 0 {
+				t[s][j] = -1
+			}
+		}
 	}
-	return 1
+	return &t
 }
 
-// gridByte returns byte j (0 = least significant) of a packed grid row.
-func gridByte(row uint64, j int) float32 { return float32(uint8(row >> (8 * j))) }
+func expandGrid8(g []uint64) [][8]float32 {
+	out := make([][8]float32, len(g))
+	for i, row := range g {
+		for j := range out[i] {
+			out[i][j] = float32(uint8(row >> (8 * j)))
+		}
+	}
+	return out
+}
 
-// put8 writes db·grid[j]·sign for the 8 magnitudes of a grid row.
-func put8(y []float32, db float32, row uint64, signs uint8) {
+func expandGrid8Signed(g []uint64) [][8]float32 {
+	out := make([][8]float32, len(g))
+	for i, row := range g {
+		for j := range out[i] {
+			out[i][j] = float32(int8(row >> (8 * j)))
+		}
+	}
+	return out
+}
+
+func expandGrid4(g []uint32) [][4]float32 {
+	out := make([][4]float32, len(g))
+	for i, row := range g {
+		for j := range out[i] {
+			out[i][j] = float32(uint8(row >> (8 * j)))
+		}
+	}
+	return out
+}
+
+// put8 writes db·grid[j]·sign[j] for the 8 magnitudes of a grid row.
+func put8(y []float32, db float32, grid *[8]float32, signs uint8) {
 	y = y[:8]
+	sg := &signRows[signs]
 	for j := range y {
-		y[j] = float32(db*gridByte(row, j)) * signOf(signs, j)
+		y[j] = float32(db*grid[j]) * sg[j]
 	}
 }
 
-// put4 writes the 4 magnitudes of a 32-bit grid row with signs bits from0…from0+3.
-func put4(y []float32, db float32, row uint32, signs uint8, from0 int) {
+// put4 writes the 4 magnitudes of a grid row with sign bits from0…from0+3.
+func put4(y []float32, db float32, grid *[4]float32, signs uint8, from0 int) {
 	y = y[:4]
+	sg := signRows[signs][from0 : from0+4]
 	for j := range y {
-		y[j] = float32(db*float32(uint8(row>>(8*j)))) * signOf(signs, from0+j)
+		y[j] = float32(db*grid[j]) * sg[j]
 	}
 }
 
@@ -43,7 +89,7 @@ func decodeIQ2_XXS(dst []float32, src []byte) {
 			db := float32(float32(d*(0.5+float32(aux1>>28))) * 0.25)
 			for l := 0; l < 4; l++ {
 				signs := ggmlSignsIQ2XS[(aux1>>(7*l))&127]
-				put8(y[32*ib+8*l:], db, ggmlGridIQ2XXS[q[l]], signs)
+				put8(y[32*ib+8*l:], db, &gridIQ2XXS[q[l]], signs)
 			}
 		}
 	})
@@ -60,7 +106,7 @@ func decodeIQ2_XS(dst []float32, src []byte) {
 			}
 			for l := 0; l < 4; l++ {
 				q := binary.LittleEndian.Uint16(b[2+2*(4*ib+l):])
-				put8(y[32*ib+8*l:], db[l/2], ggmlGridIQ2XS[q&511], ggmlSignsIQ2XS[q>>9])
+				put8(y[32*ib+8*l:], db[l/2], &gridIQ2XS[q&511], ggmlSignsIQ2XS[q>>9])
 			}
 		}
 	})
@@ -77,7 +123,7 @@ func decodeIQ2_S(dst []float32, src []byte) {
 			}
 			for l := 0; l < 4; l++ {
 				idx := int(qs[4*ib+l]) | (int(qh[ib])<<(8-2*l))&0x300
-				put8(y[32*ib+8*l:], db[l/2], ggmlGridIQ2S[idx], signs[4*ib+l])
+				put8(y[32*ib+8*l:], db[l/2], &gridIQ2S[idx], signs[4*ib+l])
 			}
 		}
 	})
@@ -94,8 +140,8 @@ func decodeIQ3_XXS(dst []float32, src []byte) {
 			for l := 0; l < 4; l++ {
 				signs := ggmlSignsIQ2XS[(aux>>(7*l))&127]
 				out := y[32*ib+8*l:]
-				put4(out, db, ggmlGridIQ3XXS[q[2*l]], signs, 0)
-				put4(out[4:], db, ggmlGridIQ3XXS[q[2*l+1]], signs, 4)
+				put4(out, db, &gridIQ3XXS[q[2*l]], signs, 0)
+				put4(out[4:], db, &gridIQ3XXS[q[2*l+1]], signs, 4)
 			}
 		}
 	})
@@ -115,8 +161,8 @@ func decodeIQ3_S(dst []float32, src []byte) {
 				i2 := int(q[2*l+1]) | (h<<(7-2*l))&256
 				out := y[32*ib+8*l:]
 				s := signs[4*ib+l]
-				put4(out, db, ggmlGridIQ3S[i1], s, 0)
-				put4(out[4:], db, ggmlGridIQ3S[i2], s, 4)
+				put4(out, db, &gridIQ3S[i1], s, 0)
+				put4(out[4:], db, &gridIQ3S[i2], s, 4)
 			}
 		}
 	})
@@ -126,10 +172,10 @@ func decodeIQ3_S(dst []float32, src []byte) {
 const ggmlIQ1Delta = 0.125
 
 // put8Delta writes dl·(grid[j]+delta) for the 8 signed values of an IQ1 grid row.
-func put8Delta(y []float32, dl float32, row uint64, delta float32) {
+func put8Delta(y []float32, dl float32, grid *[8]float32, delta float32) {
 	y = y[:8]
 	for j := range y {
-		y[j] = dl * float32(float32(int8(row>>(8*j)))+delta)
+		y[j] = dl * float32(grid[j]+delta)
 	}
 }
 
@@ -146,7 +192,7 @@ func decodeIQ1_S(dst []float32, src []byte) {
 			}
 			for l := 0; l < 4; l++ {
 				idx := int(qs[4*ib+l]) | int((qh>>(3*l))&7)<<8
-				put8Delta(y[32*ib+8*l:], dl, ggmlGridIQ1S[idx], delta)
+				put8Delta(y[32*ib+8*l:], dl, &gridIQ1S[idx], delta)
 			}
 		}
 	})
@@ -183,7 +229,7 @@ func decodeIQ1_M(dst []float32, src []byte) {
 				if l >= 2 {
 					dl = dl2
 				}
-				put8Delta(y[32*ib+8*l:], dl, ggmlGridIQ1S[idx[l]], delta)
+				put8Delta(y[32*ib+8*l:], dl, &gridIQ1S[idx[l]], delta)
 			}
 		}
 	})

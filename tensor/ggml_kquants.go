@@ -70,7 +70,7 @@ func decodeQ3_K(dst []float32, src []byte) {
 		scales := q3KScales(b[96:108])
 		dAll := half(b[108:])
 		is := 0
-		m := uint8(1)
+		bit := 0 // the hmask bit of this group: set means no −4
 		for n := 0; n < 2; n++ {
 			q := b[32+32*n : 32+32*n+32]
 			for shift := 0; shift < 8; shift += 2 {
@@ -80,15 +80,12 @@ func decodeQ3_K(dst []float32, src []byte) {
 					out := y[:16]
 					qq, hh := q[h:h+16], hm[h:h+16]
 					for l := range out {
-						v := int((qq[l] >> shift) & 3)
-						if hh[l]&m == 0 {
-							v -= 4
-						}
+						v := int((qq[l]>>shift)&3) - 4 + 4*int((hh[l]>>bit)&1)
 						out[l] = dl * float32(v)
 					}
 					y = y[16:]
 				}
-				m <<= 1
+				bit++
 			}
 		}
 	})
@@ -118,7 +115,6 @@ func decodeQ5_K(dst []float32, src []byte) {
 		d, dmin := half(b), half(b[2:])
 		scales := b[4:16]
 		qh := b[16:48]
-		u1, u2 := uint8(1), uint8(2)
 		for j := 0; j < 4; j++ {
 			sc1, m1 := kScaleMin(2*j, scales)
 			sc2, m2 := kScaleMin(2*j+1, scales)
@@ -126,19 +122,13 @@ func decodeQ5_K(dst []float32, src []byte) {
 			d2, mm2 := float32(d*float32(sc2)), float32(dmin*float32(m2))
 			ql := b[48+32*j : 48+32*j+32]
 			lo, hi := y[64*j:64*j+32], y[64*j+32:64*j+64]
+			// High bits 2j and 2j+1 of each qh byte, without branches.
 			for l := 0; l < 32; l++ {
-				v1, v2 := ql[l]&0x0F, ql[l]>>4
-				if qh[l]&u1 != 0 {
-					v1 += 16
-				}
-				if qh[l]&u2 != 0 {
-					v2 += 16
-				}
+				v1 := ql[l]&0x0F | (qh[l]>>(2*j)&1)<<4
+				v2 := ql[l]>>4 | (qh[l]>>(2*j+1)&1)<<4
 				lo[l] = float32(d1*float32(v1)) - mm1
 				hi[l] = float32(d2*float32(v2)) - mm2
 			}
-			u1 <<= 2
-			u2 <<= 2
 		}
 	})
 }
