@@ -148,6 +148,14 @@ func (r *reader) lazyArray(elem uint32, n, start int64, depth int, what string) 
 		return list
 	}
 	offsets := make([]int64, n)
+	if elem == typeString {
+		r.indexStrings(offsets, what)
+		if r.err != nil {
+			return nil
+		}
+		list.At = func(i int) any { return at(offsets[i]).str(what) }
+		return list
+	}
 	for i := range offsets {
 		offsets[i] = r.off
 		r.skipValue(elem, depth+1, what)
@@ -174,4 +182,33 @@ func (r *reader) anyValue(t uint32, depth int, what string) any {
 		out = append(out, r.anyValue(elem, depth+1, what))
 	}
 	return out
+}
+
+// indexStrings records the offsets of len(offsets) strings and moves past
+// them: the tight loop behind opening a 150,000-token vocabulary quickly.
+func (r *reader) indexStrings(offsets []int64, what string) {
+	data, off, end := r.data, r.off, r.fileSize
+	for i := range offsets {
+		if off+8 > int64(len(data)) {
+			r.off = off
+			r.bytes(8, what+" length") // reports truncation or a short prefix
+			return
+		}
+		n := r.order.Uint64(data[off:])
+		if n > uint64(end-off-8) {
+			r.off = off
+			r.str(what) // reports the bad length with its offset
+			if r.err == nil {
+				r.failf(off, "%s: string length %d runs past the end of the file", what, n)
+			}
+			return
+		}
+		offsets[i] = off
+		off += 8 + int64(n)
+	}
+	if off > int64(len(data)) {
+		r.err = errPrefix
+		return
+	}
+	r.off = off
 }
