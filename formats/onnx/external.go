@@ -59,9 +59,12 @@ func (b *builder) externalEntry(e *formats.TensorEntry, tp *tensorProto, n int) 
 		e.Note = "external data location refused: " + location
 		return
 	}
-	shard, err := b.shardFor(path)
+	shard, first, err := b.shardFor(path)
 	if err != nil {
-		b.warn(tp.m.start, "tensor %q: external data %s: %v", e.Name, location, describeMissing(err))
+		if first { // one warning per file, not one per tensor
+			b.warn(tp.m.start, "tensor %q and the others stored in it: external data file %s: %v; they are listed without data",
+				e.Name, location, describeMissing(err))
+		}
 		e.Note = "external data file " + location + " is missing"
 		return
 	}
@@ -79,10 +82,10 @@ func (b *builder) externalEntry(e *formats.TensorEntry, tp *tensorProto, n int) 
 }
 
 // shardFor returns the document's shard for path, adding it (after
-// checking that it is a regular file) on first use.
-func (b *builder) shardFor(path string) (*formats.Shard, error) {
+// checking that it is a regular file) on first use; first is true then.
+func (b *builder) shardFor(path string) (shard *formats.Shard, first bool, err error) {
 	if s, ok := b.shards[path]; ok {
-		return s, b.shardErr[path]
+		return s, false, b.shardErr[path]
 	}
 	var s *formats.Shard
 	st, err := os.Stat(path)
@@ -93,7 +96,7 @@ func (b *builder) shardFor(path string) (*formats.Shard, error) {
 		s = b.doc.AddShard(path)
 	}
 	b.shards[path], b.shardErr[path] = s, err
-	return s, err
+	return s, true, err
 }
 
 func describeMissing(err error) string {
