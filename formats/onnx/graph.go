@@ -108,7 +108,16 @@ type graphBuilder struct {
 }
 
 func (b *builder) buildGraph(gp *graphProto) *formats.Graph {
-	gb := &graphBuilder{b: b, gp: gp, g: &formats.Graph{Nodes: make([]formats.Node, len(gp.nodes))}, values: map[string]int{}}
+	names := len(gp.inputs) + len(gp.outputs)
+	for _, n := range gp.nodes {
+		names += len(n.inputs) + len(n.outputs)
+	}
+	// Values are at most one per name mentioned; sizing once saves
+	// regrowing a slice of a million values.
+	gb := &graphBuilder{b: b, gp: gp, values: make(map[string]int, names), g: &formats.Graph{
+		Nodes:  make([]formats.Node, len(gp.nodes), len(gp.nodes)+len(gp.inputs)),
+		Values: make([]formats.Value, 0, names),
+	}}
 	gb.nodes()
 	gb.inputs()
 	for _, vi := range gp.infos {
