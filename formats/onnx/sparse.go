@@ -21,7 +21,7 @@ type sparseProto struct {
 
 // maxDenseBytes bounds the dense tensor a sparse one is expanded into for
 // viewing: a hostile file may claim a huge dense shape with one value.
-const maxDenseBytes = 256 << 20
+const maxDenseBytes = 64 << 20
 
 func parseSparse(m msg) (*sparseProto, error) {
 	sp := &sparseProto{at: m.start}
