@@ -88,12 +88,8 @@ func (b *builder) setView(e *formats.TensorEntry, st *tensor.Storage, off int64,
 	e.SetLoader(func(context.Context) (*tensor.Tensor, error) { return viewAt(st, off, dt, shape) })
 }
 
-// viewAt is tensor.New, refusing element types the core cannot address
-// by byte (packed sub-byte types) instead of failing inside it.
+// viewAt views n elements of dt at off in st, packed types included.
 func viewAt(st *tensor.Storage, off int64, dt tensor.DType, shape []int) (*tensor.Tensor, error) {
-	if dt.Size() == 0 {
-		return nil, fmt.Errorf("the tensor core has no strided views of packed %s elements yet", dt)
-	}
 	return tensor.New(st, off, dt, shape)
 }
 

@@ -44,12 +44,10 @@ func FuzzDecodeONNX(f *testing.F) {
 			}
 			x, err := e.Load(context.Background())
 			if err != nil {
-				continue // packed types the core cannot view, short external data
+				continue // external data shorter than it says
 			}
-			if x.DType().Size() > 0 {
-				vals := make([]float64, min(x.Len(), 64))
-				_ = x.ReadFloat64s(0, vals)
-			}
+			vals := make([]float64, min(x.Len(), 64))
+			_ = x.ReadFloat64s(0, vals)
 		}
 	})
 }
