@@ -157,3 +157,58 @@ func TestComplexAndStringTensors(t *testing.T) {
 		t.Errorf("string tensor: %+v", words)
 	}
 }
+
+// TestNewerDataTypesRoundTripThroughTheEncoders covers the types onnx 1.12
+// cannot decode: values the type represents exactly are encoded with the
+// tensor core's encoders, written as raw_data and in int32_data, and must
+// read back unchanged.
+func TestNewerDataTypesRoundTripThroughTheEncoders(t *testing.T) {
+	exact := map[tensor.DType][]float32{
+		tensor.Float8E4M3FN:   {0, 1, -2, 0.5, 448, -0.015625},
+		tensor.Float8E4M3FNUZ: {0, 1, -2, 0.5, 240, -0.0078125},
+		tensor.Float8E5M2:     {0, 1, -2, 0.25, 57344, 1.5},
+		tensor.Float8E5M2FNUZ: {0, 1, -2, 0.25, 57344, 1.5},
+		tensor.Float8E8M0FNU:  {1, 2, 0.5, 1024},
+		tensor.Int4:           {-8, 7, 0, -1, 3},
+		tensor.Uint4:          {0, 15, 7, 1, 9},
+		tensor.Int2:           {-2, 1, 0, -1, 1},
+		tensor.Uint2:          {0, 3, 2, 1, 3},
+		tensor.Float4E2M1FN:   {0, 0.5, -1, 1.5, 6, -4, 3},
+	}
+	onnxType := map[tensor.DType]int64{
+		tensor.Float8E4M3FN: 17, tensor.Float8E4M3FNUZ: 18, tensor.Float8E5M2: 19, tensor.Float8E5M2FNUZ: 20,
+		tensor.Uint4: 21, tensor.Int4: 22, tensor.Float4E2M1FN: 23, tensor.Float8E8M0FNU: 24, tensor.Uint2: 25, tensor.Int2: 26,
+	}
+	for dt, vals := range exact {
+		var raw []byte
+		if dt.Packed() {
+			var err error
+			if raw, err = tensor.PackSubByte(dt, vals); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			for _, v := range vals {
+				raw = append(raw, tensor.Float32ToNarrow(dt, v, true))
+			}
+		}
+		words := make([]int32, len(raw))
+		for i, b := range raw {
+			words[i] = int32(b)
+		}
+		dims := []int64{int64(len(vals))}
+		m := onnxtest.Model{IRVersion: 11, Graph: onnxtest.Graph{Initializers: []onnxtest.Tensor{
+			{Name: "raw", DataType: onnxType[dt], Dims: dims, Raw: raw},
+			{Name: "typed", DataType: onnxType[dt], Dims: dims, Int32Data: words},
+		}}}
+		doc, err := decodeBytes(t, m.Marshal())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"raw", "typed"} {
+			got := loadFloats(t, doc.Tensor(name))
+			if fmt.Sprint(got) != fmt.Sprint(vals) {
+				t.Errorf("%s %s: read %v, wrote %v", dt, name, got, vals)
+			}
+		}
+	}
+}
