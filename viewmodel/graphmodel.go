@@ -157,16 +157,28 @@ func (m *GraphModel) shapeLabel(v int) string {
 	if v < 0 || v >= len(m.g.Values) {
 		return ""
 	}
-	return joinDims(m.g.Values[v].Shape)
+	val := &m.g.Values[v]
+	return joinNamedDims(val.Shape, val.DimNames)
 }
 
-func joinDims(shape []int) string {
+func joinDims(shape []int) string { return joinNamedDims(shape, nil) }
+
+// joinNamedDims spells a shape "batch×3×224×224": a symbolic dim by its
+// name, a dim of unknown size as "?".
+func joinNamedDims(shape []int, names []string) string {
 	if len(shape) == 0 {
 		return ""
 	}
 	parts := make([]string, len(shape))
 	for i, d := range shape {
-		parts[i] = fmt.Sprint(d)
+		switch {
+		case i < len(names) && names[i] != "":
+			parts[i] = names[i]
+		case d < 0:
+			parts[i] = "?"
+		default:
+			parts[i] = fmt.Sprint(d)
+		}
 	}
 	return strings.Join(parts, "×")
 }

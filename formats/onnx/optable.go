@@ -1,6 +1,7 @@
 package onnx
 
 import (
+	"strconv"
 	"strings"
 
 	"tensorscope/formats"
@@ -125,7 +126,43 @@ func meaningOf(n *nodeProto, weight []int) formats.Meaning {
 	if convLike && m.Groups == 0 {
 		m.Groups = 1
 	}
+	m.Variant = variantOf(n)
 	return m
+}
+
+// variantOf is the attribute that says which flavour of an operator a node
+// runs, shown in its box: a Transpose's perm, the axis of a Concat,
+// Softmax, Gather, Split…, a Resize's mode.
+func variantOf(n *nodeProto) string {
+	for _, a := range n.attrs {
+		switch a.Name {
+		case "perm":
+			if p := ints(a.Value); p != nil {
+				return "perm " + joinInts(p)
+			}
+		case "axis":
+			if v, ok := a.Value.(int64); ok {
+				return "axis " + strconv.FormatInt(v, 10)
+			}
+		case "axes":
+			if p := ints(a.Value); p != nil {
+				return "axes " + joinInts(p)
+			}
+		case "mode":
+			if s, ok := a.Value.(string); ok && n.op != "Pad" || ok && s != "constant" {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+func joinInts(vs []int) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = strconv.Itoa(v)
+	}
+	return strings.Join(parts, ",")
 }
 
 func transB(n *nodeProto) bool {
