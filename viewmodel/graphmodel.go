@@ -28,10 +28,19 @@ type GraphModel struct {
 
 // NewGraphModel builds the view graph for d (which must have a Graph).
 func NewGraphModel(d *formats.Document, showConsts bool) *GraphModel {
-	m := &GraphModel{doc: d, g: d.Graph, showConsts: showConsts}
+	return NewSubgraphModel(d, d.Graph, showConsts)
+}
+
+// NewSubgraphModel builds the view graph of g, d's graph or one nested in
+// it (an If branch, a Loop body); g's values name d's tensors.
+func NewSubgraphModel(d *formats.Document, g *formats.Graph, showConsts bool) *GraphModel {
+	m := &GraphModel{doc: d, g: g, showConsts: showConsts}
 	m.build()
 	return m
 }
+
+// Graph is the document graph this model draws.
+func (m *GraphModel) Graph() *formats.Graph { return m.g }
 
 // ShowConsts reports whether constant producers are drawn as nodes.
 func (m *GraphModel) ShowConsts() bool { return m.showConsts }

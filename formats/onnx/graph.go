@@ -25,7 +25,18 @@ type graphProto struct {
 
 func (b *builder) parseGraph(m msg, depth int) (*formats.Graph, *graphProto, error) {
 	gp := &graphProto{inits: map[string]int{}}
+	// Initializers first: writers put nodes before them, and the subgraphs
+	// in those nodes name the enclosing graph's initializers.
 	err := m.each("GraphProto", func(f field) error {
+		if f.typ != protowire.BytesType || (f.num != 5 && f.num != 15) {
+			return nil
+		}
+		return b.initializer(m, f, gp)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	err = m.each("GraphProto", func(f field) error {
 		if f.typ != protowire.BytesType {
 			return nil
 		}
@@ -38,21 +49,6 @@ func (b *builder) parseGraph(m msg, depth int) (*formats.Graph, *graphProto, err
 			gp.nodes = append(gp.nodes, n)
 		case 2:
 			gp.name = m.str(f)
-		case 5:
-			tp, err := parseTensorProto(m.sub(f))
-			if err != nil {
-				return err
-			}
-			gp.inits[tp.name] = b.addTensor(b.entry(tp, "", initializerRole(tp)), tp)
-		case 15:
-			sp, err := parseSparse(m.sub(f))
-			if err != nil {
-				return err
-			}
-			e := b.sparseEntry(sp, "", formats.RoleWeight)
-			b.doc.Tensors = append(b.doc.Tensors, e)
-			gp.inits[e.Name] = len(b.doc.Tensors) - 1
-			b.byName[e.Name] = len(b.doc.Tensors) - 1
 		case 11, 12, 13:
 			vi, err := parseValueInfo(m.sub(f))
 			if err != nil {
@@ -75,6 +71,27 @@ func (b *builder) parseGraph(m msg, depth int) (*formats.Graph, *graphProto, err
 	g := b.buildGraph(gp)
 	b.markQuantised(gp)
 	return g, gp, nil
+}
+
+// initializer lists an initializer (5) or sparse initializer (15).
+func (b *builder) initializer(m msg, f field, gp *graphProto) error {
+	if f.num == 5 {
+		tp, err := parseTensorProto(m.sub(f))
+		if err != nil {
+			return err
+		}
+		gp.inits[tp.name] = b.addTensor(b.entry(tp, "", initializerRole(tp)), tp)
+		return nil
+	}
+	sp, err := parseSparse(m.sub(f))
+	if err != nil {
+		return err
+	}
+	e := b.sparseEntry(sp, "", formats.RoleWeight)
+	b.doc.Tensors = append(b.doc.Tensors, e)
+	gp.inits[e.Name] = len(b.doc.Tensors) - 1
+	b.byName[e.Name] = len(b.doc.Tensors) - 1
+	return nil
 }
 
 // initializerRole: float initializers are trained weights; integer ones
