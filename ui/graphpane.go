@@ -37,6 +37,7 @@ type graphPane struct {
 	nav    *viewmodel.GraphNav
 	back   *widget.Button
 	crumbs *widget.Label
+	navRow *fyne.Container
 	shown  int  // document node id whose properties are shown, -1 for none
 	consts bool // constants drawn as nodes
 	// ready is closed when the latest layout has been shown (or failed).
@@ -90,8 +91,8 @@ func newGraphPane(dt *docTab) *graphPane {
 
 	findBar := container.NewBorder(nil, nil, nil, container.NewHBox(p.count, prev, nextB), p.find)
 	tools := container.NewHBox(consts, dir, p.lineage, zout, zin, one, fit, export)
-	nav := container.NewBorder(nil, nil, p.back, nil, p.crumbs)
-	top := container.NewVBox(findBar, container.NewHScroll(tools), nav)
+	p.navRow = container.NewBorder(nil, nil, p.back, nil, p.crumbs)
+	top := container.NewVBox(findBar, container.NewHScroll(tools), p.navRow)
 	side := container.NewBorder(widget.NewLabelWithStyle("Properties", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		nil, nil, nil, container.NewVScroll(p.props))
 	split := container.NewHSplit(container.NewBorder(nil, p.status, nil, nil, p.view), side)
@@ -113,13 +114,14 @@ func (p *graphPane) rebuild(showConsts bool) {
 // updateNav shows the way back only inside a subgraph.
 func (p *graphPane) updateNav() {
 	if p.nav.Depth() == 0 {
-		p.back.Hide()
-		p.crumbs.Hide()
-		return
+		p.navRow.Hide()
+	} else {
+		p.crumbs.SetText(strings.Join(p.nav.Path(), "  ›  "))
+		p.navRow.Show()
 	}
-	p.crumbs.SetText(strings.Join(p.nav.Path(), "  ›  "))
-	p.back.Show()
-	p.crumbs.Show()
+	if p.content != nil { // the bar above the graph changed height
+		p.content.Refresh()
+	}
 }
 
 // enter opens subgraph sub of document node id of the graph shown.
