@@ -114,7 +114,7 @@ func Compare(ctx context.Context, a, b CompareSide, rtol, atol float64, progress
 	plan := planChunks(n)
 	parts := make([]Difference, plan.count)
 	tol := closeness{rtol: rtol, atol: atol}
-	fa, fb := float32Run(a), float32Run(b)
+	fa, fb := float32Run(ctx, a), float32Run(ctx, b)
 	err = parallel(ctx, plan.count, func() func(int) error {
 		var bufA, bufB []float64
 		if fa == nil || fb == nil {
@@ -177,19 +177,21 @@ func checkComparable(a, b CompareSide) error {
 	return nil
 }
 
-// float32Run returns the bytes of a float32 tensor stored densely in
-// row-major order with no dequantisation — the common case, compared
-// straight from storage — or nil.
-func float32Run(s CompareSide) []byte {
-	if s.Tensor.dtype != Float32 || len(s.Scales) > 0 {
+// float32Run returns the little-endian bytes of a float32 tensor laid out
+// densely in row-major order with no dequantisation — the common case,
+// compared straight from storage — or nil. It goes through the exported
+// ContiguousBytes so that views whose bytes are not plain little-endian
+// floats (other byte orders, computed views) keep to the general path.
+func float32Run(ctx context.Context, s CompareSide) []byte {
+	t := s.Tensor
+	if t.dtype != Float32 || len(s.Scales) > 0 || !t.IsContiguous() {
 		return nil
 	}
-	l := newLayout(s.Tensor, false)
-	if !l.dense() {
+	b, err := t.ContiguousBytes(ctx)
+	if err != nil || len(b) != 4*t.Len() {
 		return nil
 	}
-	end := l.base + int(4*l.n)
-	return l.data[l.base:end:end]
+	return b
 }
 
 // dequantTable is a side's per-channel scale and zero point, broadcast.
@@ -293,10 +295,11 @@ func compareF32(acc *Difference, x, y []byte, tol closeness) {
 	var special Difference
 	i := 0
 	for ; i+1 < n; i += 2 {
-		a0 := float64(math.Float32frombits(binary.LittleEndian.Uint32(x[4*i:])))
-		b0 := float64(math.Float32frombits(binary.LittleEndian.Uint32(y[4*i:])))
-		a1 := float64(math.Float32frombits(binary.LittleEndian.Uint32(x[4*i+4:])))
-		b1 := float64(math.Float32frombits(binary.LittleEndian.Uint32(y[4*i+4:])))
+		xp, yp := x[4*i:4*i+8:4*i+8], y[4*i:4*i+8:4*i+8] // one bounds check for four loads
+		a0 := float64(math.Float32frombits(binary.LittleEndian.Uint32(xp[0:4])))
+		b0 := float64(math.Float32frombits(binary.LittleEndian.Uint32(yp[0:4])))
+		a1 := float64(math.Float32frombits(binary.LittleEndian.Uint32(xp[4:8])))
+		b1 := float64(math.Float32frombits(binary.LittleEndian.Uint32(yp[4:8])))
 		d0, d1 := a0-b0, a1-b1
 		if d0-d0 != 0 || d1-d1 != 0 {
 			compareF32Slow(&s0, &special, a0, b0, tol)
