@@ -86,18 +86,31 @@ func (f *PairFigures) SortKey() float64 {
 // SortByError returns the figures ordered by SortKey, largest first; ties
 // keep their order (A's).
 func SortByError(fs []PairFigures) []PairFigures {
-	out := slices.Clone(fs)
-	slices.SortStableFunc(out, func(x, y PairFigures) int {
-		kx, ky := x.SortKey(), y.SortKey()
+	out := make([]PairFigures, 0, len(fs))
+	for _, i := range errorOrder(fs) {
+		out = append(out, fs[i])
+	}
+	return out
+}
+
+// errorOrder returns the indices of fs ordered by SortKey, largest first,
+// ties in A's order.
+func errorOrder(fs []PairFigures) []int {
+	idx := make([]int, len(fs))
+	keys := make([]float64, len(fs))
+	for i := range fs {
+		idx[i], keys[i] = i, fs[i].SortKey()
+	}
+	slices.SortStableFunc(idx, func(x, y int) int {
 		switch {
-		case kx > ky:
+		case keys[x] > keys[y]:
 			return -1
-		case kx < ky:
+		case keys[x] < keys[y]:
 			return 1
 		}
 		return 0
 	})
-	return out
+	return idx
 }
 
 // PairBytes is how many bytes of the two files a pair's comparison reads:
