@@ -39,12 +39,12 @@ func (v *PairView) startHeatmaps() {
 		v.c.changed(CompareChangedHeatmaps)
 		return
 	}
-	pa, pb, view, mode := v.planeA, v.planeB, v.view, v.mode
+	pa, pb, view, mode, cmap, colours := v.planeA, v.planeB, v.view, v.mode, v.cmap, v.colours
 	maxR, maxC := v.maxRows, v.maxCols
 	pr, pc := v.PlaneSize()
 	v.c.setProgress("Heatmaps", 0)
-	v.heatTask = StartTask(v.c.post, func(ctx context.Context, progress Progress) (pairHeatmaps, error) {
-		return computePairHeatmaps(ctx, pa, pb, view, pr, pc, maxR, maxC, mode, progress)
+	v.heatTask = startTask(v, func(ctx context.Context, progress Progress) (pairHeatmaps, error) {
+		return computePairHeatmaps(ctx, pa, pb, view, pr, pc, maxR, maxC, mode, cmap, colours, progress)
 	}, func(f float64) { v.c.setProgress("Heatmaps", f) }, func(r pairHeatmaps, err error) {
 		v.heatTask = nil
 		v.c.clearProgress("Heatmaps")
@@ -56,14 +56,14 @@ func (v *PairView) startHeatmaps() {
 		}
 		v.c.changed(CompareChangedHeatmaps)
 	})
-	v.c.track(v.heatTask)
 }
 
 // computePairHeatmaps downsamples the window of both planes and their
-// difference to at most maxR×maxC cells and colours them: A and B over
-// their common finite range, A−B with the diverging map symmetric about 0.
+// difference to at most maxR×maxC cells and colours them: A and B with
+// cmap over one range (their common finite range, made symmetric, or
+// manual), A−B with the diverging map symmetric about 0.
 func computePairHeatmaps(ctx context.Context, pa, pb *tensor.Tensor, view Window, pr, pc, maxR, maxC int,
-	mode DiffMode, progress Progress) (pairHeatmaps, error) {
+	mode DiffMode, cmap *Colormap, colours RangeSetting, progress Progress) (pairHeatmaps, error) {
 	var r pairHeatmaps
 	subA, err := window(pa, view)
 	if err != nil {
@@ -95,12 +95,19 @@ func computePairHeatmaps(ctx context.Context, pa, pb *tensor.Tensor, view Window
 	} else {
 		gd = gridDifference(ga, gb, mode)
 	}
-	lo, hi := commonRange(ga, gb)
+	lo, hi := colours.Lo, colours.Hi
+	if colours.Mode != RangeManual {
+		lo, hi = commonRange(ga, gb)
+		if colours.Mode == RangeSymmetric {
+			m := math.Max(math.Abs(lo), math.Abs(hi))
+			lo, hi = -m, m
+		}
+	}
 	for i, g := range []*tensor.Grid{ga, gb, gd} {
 		r.heat[i] = &HeatmapImage{Grid: g, View: view, PlaneRows: pr, PlaneCols: pc, Reduction: ReductionNames[0]}
 	}
-	colourise(r.heat[0], Colormaps[0], RangeManual, lo, hi)
-	colourise(r.heat[1], Colormaps[0], RangeManual, lo, hi)
+	colourise(r.heat[0], cmap, RangeManual, lo, hi)
+	colourise(r.heat[1], cmap, RangeManual, lo, hi)
 	colourise(r.heat[2], DiffColormap, RangeSymmetric, 0, 0)
 	r.note = heatNote(r.heat[0], mode, exact)
 	return r, nil

@@ -38,7 +38,7 @@ func (v *PairView) startHistograms() {
 		maxAbs = 0
 	}
 	v.c.setProgress("Histograms", 0)
-	v.histTask = StartTask(v.c.post, func(ctx context.Context, progress Progress) (pairHistograms, error) {
+	v.histTask = startTask(v, func(ctx context.Context, progress Progress) (pairHistograms, error) {
 		return computePairHistograms(ctx, a, b, maxAbs, progress)
 	}, func(f float64) { v.c.setProgress("Histograms", f) }, func(h pairHistograms, err error) {
 		v.histTask = nil
@@ -46,7 +46,6 @@ func (v *PairView) startHistograms() {
 		v.hist, v.histErr = h, err
 		v.c.changed(CompareChangedHistograms)
 	})
-	v.c.track(v.histTask)
 }
 
 // computePairHistograms bins both tensors and their difference in one

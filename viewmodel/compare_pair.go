@@ -29,6 +29,31 @@ func ParseDiffMode(name string) (DiffMode, error) {
 	return 0, fmt.Errorf("the difference is absolute or relative, not %q", name)
 }
 
+// CompareSettings are the comparison view's choices as one value, set
+// alike by the tab's controls and by `render --view diff`: the plane
+// (Axes, Index), colour map and colour range of A and B, taken from
+// InspectorSettings and checked by its setters, and what A−B shows.
+// Start from DefaultCompareSettings.
+type CompareSettings struct {
+	Plane InspectorSettings
+	Diff  DiffMode
+}
+
+// DefaultCompareSettings are what a newly selected pair shows: the last
+// two axes, viridis over A's and B's common range, a − b.
+func DefaultCompareSettings() CompareSettings {
+	return CompareSettings{Plane: DefaultInspectorSettings()}
+}
+
+// SetDiff chooses the difference by name ("absolute", "relative").
+func (s *CompareSettings) SetDiff(name string) error {
+	m, err := ParseDiffMode(name)
+	if err == nil {
+		s.Diff = m
+	}
+	return err
+}
+
 // PairView is the selected pair of a comparison: A, B and A−B heatmaps of
 // the same plane with one set of axes, sliders and zoom, A and B in one
 // colour range; A and B histograms over one range, and an A−B histogram.
@@ -46,6 +71,9 @@ type PairView struct {
 	view             Window
 	maxRows, maxCols int
 	mode             DiffMode
+	cmap             *Colormap
+	colours          RangeSetting     // of A and B; A−B is always symmetric about 0
+	pending          *CompareSettings // applied once the tensors are loaded
 
 	heat     [3]*HeatmapImage // A, B, A−B
 	heatNote string
@@ -65,7 +93,7 @@ const (
 )
 
 func newPairView(c *Comparison, p TensorPair, f *PairFigures) *PairView {
-	v := &PairView{c: c, pair: p, figures: f, maxRows: DefaultMaxCells, maxCols: DefaultMaxCells}
+	v := &PairView{c: c, pair: p, figures: f, maxRows: DefaultMaxCells, maxCols: DefaultMaxCells, cmap: Colormaps[0]}
 	if !f.Compared() {
 		v.err = fmt.Errorf("%s: not compared (%s)", f.Name, f.NotCompared)
 		return v
@@ -77,7 +105,7 @@ func newPairView(c *Comparison, p TensorPair, f *PairFigures) *PairView {
 func (v *PairView) load() {
 	p := v.pair
 	v.c.setProgress("Loading", 0)
-	v.loadTask = StartTask(v.c.post, func(ctx context.Context, _ Progress) ([2]*tensor.Tensor, error) {
+	v.loadTask = startTask(v, func(ctx context.Context, _ Progress) ([2]*tensor.Tensor, error) {
 		a, err := displayTensor(ctx, p.A)
 		if err != nil {
 			return [2]*tensor.Tensor{}, err
@@ -98,22 +126,80 @@ func (v *PairView) load() {
 		v.startHeatmaps()
 		v.startHistograms()
 	})
-	v.c.track(v.loadTask)
+}
+
+// startTask runs work holding both documents (see StartTask): neither
+// file is unmapped while it reads them.
+func startTask[T any](v *PairView, work func(ctx context.Context, progress Progress) (T, error),
+	onProgress func(float64), onDone func(T, error)) *Task {
+	docA, docB := v.c.docA, v.c.docB
+	return StartTask(v.c.post, docA, func(ctx context.Context, progress Progress) (T, error) {
+		var r T
+		err := docB.Run(ctx, func(ctx context.Context) error {
+			var err error
+			r, err = work(ctx, progress)
+			return err
+		})
+		return r, err
+	}, onProgress, onDone)
 }
 
 func (v *PairView) initAxes() {
 	r := v.a.Rank()
 	v.fixed = make([]int, r)
-	switch {
-	case r >= 2:
-		v.rowAxis, v.colAxis = r-2, r-1
-	case r == 1:
-		v.rowAxis, v.colAxis = -1, 0
-	default:
-		v.rowAxis, v.colAxis = -1, -1
+	v.rowAxis, v.colAxis = defaultAxes(r)
+	if s := v.pending; s != nil {
+		row, col, fixed, err := s.Plane.checkPlane(v.a.Shape())
+		if err != nil {
+			v.err = fmt.Errorf("tensor %q: %w", v.pair.Name, err)
+			return
+		}
+		v.rowAxis, v.colAxis, v.fixed = row, col, fixed
 	}
 	v.makePlanes()
 }
+
+// Apply makes s the pair's settings. The plane applies once the tensors
+// are loaded (at once when they are); when it does not fit their shape,
+// Err says why.
+func (v *PairView) Apply(s CompareSettings) error {
+	if s.Diff != DiffAbsolute && s.Diff != DiffRelative {
+		return fmt.Errorf("no difference mode %d", s.Diff)
+	}
+	if s.Plane.Range.Mode == RangeManual && !(s.Plane.Range.Lo < s.Plane.Range.Hi) {
+		return fmt.Errorf("the range needs low < high (got %g, %g)", s.Plane.Range.Lo, s.Plane.Range.Hi)
+	}
+	v.mode, v.colours = s.Diff, s.Plane.Range
+	if s.Plane.Colormap != nil {
+		v.cmap = s.Plane.Colormap
+	}
+	v.pending = &s
+	if v.a == nil {
+		return nil
+	}
+	v.initAxes()
+	v.startHeatmaps()
+	return v.err
+}
+
+// Settings returns the pair's current choices.
+func (v *PairView) Settings() CompareSettings {
+	s := CompareSettings{Plane: DefaultInspectorSettings(), Diff: v.mode}
+	s.Plane.Colormap, s.Plane.Range = v.cmap, v.colours
+	if v.a != nil && v.a.Rank() >= 2 {
+		s.Plane.Axes = []int{v.rowAxis, v.colAxis}
+	}
+	for a, i := range v.fixed {
+		if a != v.rowAxis && a != v.colAxis && i != 0 {
+			s.Plane.SetIndex(a, i)
+		}
+	}
+	return s
+}
+
+// Ready reports that the pair has settled: loaded (or failed to) with no
+// computation running or waiting to report. Headless rendering waits for it.
+func (v *PairView) Ready() bool { return (v.a != nil || v.err != nil) && v.idle() }
 
 func (v *PairView) makePlanes() {
 	var err error
@@ -198,6 +284,23 @@ func (v *PairView) SetFixed(axis, index int) error {
 // Mode is what the A−B heatmap shows.
 func (v *PairView) Mode() DiffMode { return v.mode }
 
+// Colormap is A's and B's colour map.
+func (v *PairView) Colormap() *Colormap { return v.cmap }
+
+// SetColormap chooses A's and B's colour map by name (see
+// InspectorSettings.SetColormap).
+func (v *PairView) SetColormap(name string) error {
+	s := InspectorSettings{}
+	if err := s.SetColormap(name); err != nil {
+		return err
+	}
+	if s.Colormap != v.cmap {
+		v.cmap = s.Colormap
+		v.startHeatmaps()
+	}
+	return nil
+}
+
 // SetMode chooses absolute or relative difference.
 func (v *PairView) SetMode(m DiffMode) error {
 	if m != DiffAbsolute && m != DiffRelative {
@@ -265,18 +368,13 @@ func (v *PairView) idle() bool {
 	return v.loadTask == nil && v.heatTask == nil && v.histTask == nil
 }
 
-// close cancels the pair's work and returns its tasks.
-func (v *PairView) close() []*Task {
-	var out []*Task
+// close cancels the pair's work.
+func (v *PairView) close() {
 	for _, t := range []*Task{v.loadTask, v.heatTask, v.histTask} {
-		if t != nil {
-			t.Cancel()
-			out = append(out, t)
-		}
+		t.Cancel()
 	}
 	v.loadTask, v.heatTask, v.histTask = nil, nil, nil
 	for _, job := range []string{"Loading", "Heatmaps", "Histograms"} {
 		delete(v.c.progress, job)
 	}
-	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"tensorscope/formats"
@@ -47,15 +48,46 @@ type Comparison struct {
 
 	progress map[string]float64
 	openTask *Task
-	started  []*Task
+	owned    *ownedDocs
 
 	pair *PairView
+}
+
+// ownedDocs are the documents a comparison opened. The opening task adds
+// them as it opens them, so that a Close while it runs still closes them.
+type ownedDocs struct {
+	mu     sync.Mutex
+	docs   []*formats.Document
+	closed bool
+}
+
+// add keeps d, or closes it at once when the comparison was closed.
+func (o *ownedDocs) add(d *formats.Document) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		d.Close()
+		return formats.ErrClosed
+	}
+	o.docs = append(o.docs, d)
+	return nil
+}
+
+// closeAll closes every document; each unmaps once its last user returns.
+func (o *ownedDocs) closeAll() []*formats.Document {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.closed = true
+	for _, d := range o.docs {
+		d.Close()
+	}
+	return o.docs
 }
 
 // NewComparison opens both sources in the background and compares every
 // matched pair.
 func NewComparison(post Poster, a, b Source, tol Tolerance) *Comparison {
-	c := &Comparison{post: post, srcA: a, srcB: b, tol: tol, progress: map[string]float64{}}
+	c := &Comparison{post: post, srcA: a, srcB: b, tol: tol, progress: map[string]float64{}, owned: &ownedDocs{}}
 	c.start()
 	return c
 }
@@ -69,25 +101,28 @@ type comparisonResult struct {
 }
 
 func (c *Comparison) start() {
-	a, b, tol := c.srcA, c.srcB, c.tol
+	a, b, tol, owned := c.srcA, c.srcB, c.tol, c.owned
 	c.setProgress("Comparing", 0)
-	c.openTask = StartTask(c.post, func(ctx context.Context, progress Progress) (comparisonResult, error) {
+	c.openTask = StartTask(c.post, nil, func(ctx context.Context, progress Progress) (comparisonResult, error) {
 		var r comparisonResult
 		var err error
-		if r.docA, err = openSource(a); err != nil {
-			return r, OpenError(a.Display(), err)
+		if r.docA, err = openOwned(a, owned); err != nil {
+			return r, err
 		}
-		if r.docB, err = openSource(b); err != nil {
-			r.docA.Close()
-			return r, OpenError(b.Display(), err)
+		if r.docB, err = openOwned(b, owned); err != nil {
+			return r, err
 		}
-		r.matching, err = MatchTensors(r.docA, r.docB, nil)
-		if err == nil {
-			r.figures, err = compareAllPairs(ctx, r.matching.Pairs, tol, progress)
-		}
+		err = r.docA.Run(ctx, func(ctx context.Context) error {
+			return r.docB.Run(ctx, func(ctx context.Context) error {
+				var err error
+				if r.matching, err = MatchTensors(r.docA, r.docB, nil); err != nil {
+					return err
+				}
+				r.figures, err = compareAllPairs(ctx, r.matching.Pairs, tol, progress)
+				return err
+			})
+		})
 		if err != nil {
-			r.docA.Close()
-			r.docB.Close()
 			return comparisonResult{}, err
 		}
 		if r.docA.Graph != nil && r.docB.Graph != nil {
@@ -107,7 +142,18 @@ func (c *Comparison) start() {
 		c.refilter()
 		c.changed(CompareChangedFigures | CompareChangedRows)
 	})
-	c.track(c.openTask)
+}
+
+// openOwned opens s and hands the document to owned.
+func openOwned(s Source, owned *ownedDocs) (*formats.Document, error) {
+	d, err := openSource(s)
+	if err != nil {
+		return nil, OpenError(s.Display(), err)
+	}
+	if err := owned.add(d); err != nil {
+		return nil, err
+	}
+	return d, nil
 }
 
 func openSource(s Source) (*formats.Document, error) {
@@ -283,8 +329,7 @@ func (c *Comparison) Select(i int) {
 		if f != nil && c.pair.figures == f {
 			return
 		}
-		c.track(nil)
-		c.started = append(c.started, c.pair.close()...)
+		c.pair.close()
 		c.pair = nil
 	}
 	if f != nil {
@@ -330,42 +375,19 @@ func (c *Comparison) Idle() bool {
 	return c.pair == nil || c.pair.idle()
 }
 
-// track remembers t (if not nil) and forgets tasks that have returned.
-func (c *Comparison) track(t *Task) {
-	keep := c.started[:0]
-	for _, s := range c.started {
-		if !s.Finished() {
-			keep = append(keep, s)
-		}
-	}
-	c.started = keep
-	if t != nil {
-		c.started = append(c.started, t)
-	}
-}
-
-// Close cancels all work; once every returned task has finished, Release
-// unmaps the files.
-func (c *Comparison) Close() []*Task {
+// Close cancels all work and closes both files; each is unmapped as soon
+// as the last task still reading it has returned (see
+// formats.Document.Acquire). It returns the documents so that a caller
+// that must not leave work behind (headless rendering, tests) can wait
+// for their Unmapped channels.
+func (c *Comparison) Close() []*formats.Document {
 	c.openTask.Cancel()
 	c.openTask = nil
 	if c.pair != nil {
-		c.started = append(c.started, c.pair.close()...)
+		c.pair.close()
 		c.pair = nil
 	}
-	c.track(nil)
-	return append([]*Task(nil), c.started...)
-}
-
-// Release closes both documents. Call it after Close, once the tasks Close
-// returned have finished (Task.Wait), so no worker reads an unmapped file.
-func (c *Comparison) Release() {
-	for _, d := range []*formats.Document{c.docA, c.docB} {
-		if d != nil {
-			d.Close()
-		}
-	}
-	c.docA, c.docB = nil, nil
+	return c.owned.closeAll()
 }
 
 // displayTensor loads e for display: integer tensors with quantisation

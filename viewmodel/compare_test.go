@@ -61,12 +61,7 @@ func newTestComparison(t *testing.T) (*Comparison, *Queue) {
 	if c.Err() != nil || !c.Ready() {
 		t.Fatalf("comparison failed: %v", c.Err())
 	}
-	t.Cleanup(func() {
-		for _, task := range c.Close() {
-			task.Wait()
-		}
-		c.Release()
-	})
+	t.Cleanup(func() { waitUnmapped(t, c.Close()) })
 	return c, q
 }
 
@@ -171,13 +166,11 @@ func TestComparisonPairViewsMoveTogether(t *testing.T) {
 func TestComparisonCancelsOnClose(t *testing.T) {
 	c, _ := newTestComparison(t)
 	c.Select(0)
-	tasks := c.Close()
-	if len(tasks) == 0 {
-		t.Error("a pair loading in the background returned no task to wait for")
+	docs := c.Close()
+	if len(docs) != 2 {
+		t.Fatalf("Close returned %d documents, want both", len(docs))
 	}
-	for _, task := range tasks {
-		task.Wait()
-	}
+	waitUnmapped(t, docs)
 	if c.Pair() != nil {
 		t.Error("the pair view outlived Close")
 	}
@@ -212,5 +205,57 @@ func TestGraphDiffAttributes(t *testing.T) {
 	}
 	if d2 := DiffGraphs(ga, gb, Renames{"gone": "new"}); len(d2.Removed) != 0 || len(d2.Added) != 0 {
 		t.Errorf("renamed node still added/removed: %+v", d2)
+	}
+}
+
+// waitUnmapped waits until every document is unmapped: its last reader
+// has returned.
+func waitUnmapped(t *testing.T, docs []*formats.Document) {
+	t.Helper()
+	for _, d := range docs {
+		select {
+		case <-d.Unmapped():
+		case <-time.After(30 * time.Second):
+			t.Fatal("a closed document was not unmapped: work still reads it")
+		}
+	}
+}
+
+func TestComparisonSettingsApply(t *testing.T) {
+	c, q := newTestComparison(t)
+	if !c.SelectName("w") {
+		t.Fatal("no pair w")
+	}
+	p := c.Pair()
+	s := DefaultCompareSettings()
+	if err := s.Plane.SetAxes(1, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Plane.SetRange(RangeSymmetric, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetDiff("relative"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetDiff("sideways"); err == nil {
+		t.Error("an unknown difference mode was accepted")
+	}
+	if err := p.Apply(s); err != nil { // before the tensors are loaded: pending
+		t.Fatal(err)
+	}
+	drainComparison(t, q, c)
+	if !p.Ready() || p.Err() != nil {
+		t.Fatalf("ready %v err %v", p.Ready(), p.Err())
+	}
+	if r, col := p.Axes(); r != 1 || col != 0 || p.Mode() != DiffRelative {
+		t.Errorf("axes %d,%d mode %d", r, col, p.Mode())
+	}
+	if h := p.Heatmap(PanelA); h.Lo != -h.Hi || p.Heatmap(PanelB).Lo != h.Lo {
+		t.Errorf("symmetric shared range: A [%g,%g], B [%g,%g]", h.Lo, h.Hi, p.Heatmap(PanelB).Lo, p.Heatmap(PanelB).Hi)
+	}
+	bad := DefaultCompareSettings()
+	bad.Plane.SetAxes(0, 5)
+	if err := p.Apply(bad); err == nil || !strings.Contains(err.Error(), "two different axes") {
+		t.Errorf("axes beyond the rank: %v", err)
 	}
 }
