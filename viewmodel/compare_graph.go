@@ -145,3 +145,65 @@ func diffAttrs(a, b []formats.Attr) []AttrChange {
 	}
 	return out
 }
+
+// GraphChangeRow is one line of the graph changes table: a removed or
+// added node, a changed node's op, or one attribute of a changed node
+// with its value in A and in B.
+type GraphChangeRow struct {
+	Change         NodeChange
+	Node           string
+	OpA, OpB       string
+	Attr           string
+	ValueA, ValueB string
+}
+
+// Cells are the row's columns: change, node, op in A, op in B, attribute,
+// value in A, value in B.
+func (r GraphChangeRow) Cells() []string {
+	return []string{r.Change.String(), r.Node, r.OpA, r.OpB, r.Attr, r.ValueA, r.ValueB}
+}
+
+// GraphChangeRows lists the graph changes as table rows: removed nodes,
+// added nodes, then each changed node (one row per differing attribute).
+func (c *Comparison) GraphChangeRows() []GraphChangeRow {
+	g := c.graph
+	if g == nil {
+		return nil
+	}
+	ga, gb := c.docA.Graph, c.docB.Graph
+	var rows []GraphChangeRow
+	for _, id := range g.Removed {
+		n := ga.Nodes[id]
+		rows = append(rows, GraphChangeRow{Change: NodeRemoved, Node: nodeName(n.Name, id), OpA: n.Op})
+	}
+	for _, id := range g.Added {
+		n := gb.Nodes[id]
+		rows = append(rows, GraphChangeRow{Change: NodeAdded, Node: nodeName(n.Name, id), OpB: n.Op})
+	}
+	for _, ch := range g.Changed {
+		base := GraphChangeRow{Change: NodeChanged, Node: nodeName(ch.Name, ch.IDA), OpA: ch.OpA, OpB: ch.OpB}
+		if len(ch.Attributes) == 0 {
+			rows = append(rows, base)
+		}
+		for _, a := range ch.Attributes {
+			r := base
+			r.Attr, r.ValueA, r.ValueB = a.Name, valueOrNone(a.A), valueOrNone(a.B)
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}
+
+func nodeName(name string, id int) string {
+	if name == "" {
+		return fmt.Sprintf("node #%d", id)
+	}
+	return name
+}
+
+func valueOrNone(v any) string {
+	if v == nil {
+		return "(none)"
+	}
+	return FormatValue(v)
+}

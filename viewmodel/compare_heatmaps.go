@@ -256,19 +256,53 @@ func (v *PairView) elementInfo(r, c int) string {
 	return s
 }
 
-// PanelView adapts one of the three heatmaps to what a heatmap widget
-// draws and steers; zoom and pan go to the shared view.
+// PanelView is one of the three heatmaps of whichever pair is selected,
+// as a heatmap widget draws and steers it; zoom and pan go to the pair's
+// shared view. With no pair selected it shows nothing.
 type PanelView struct {
-	v     *PairView
+	c     *Comparison
 	panel Panel
 }
 
-// Panel returns the adapter for panel p.
-func (v *PairView) Panel(p Panel) *PanelView { return &PanelView{v: v, panel: p} }
+// Panel returns the selected pair's panel p.
+func (c *Comparison) Panel(p Panel) *PanelView { return &PanelView{c: c, panel: p} }
 
-func (p *PanelView) Heatmap() *HeatmapImage       { return p.v.heat[p.panel] }
-func (p *PanelView) View() Window                 { return p.v.View() }
-func (p *PanelView) PlaneSize() (rows, cols int)  { return p.v.PlaneSize() }
-func (p *PanelView) SetView(w Window)             { p.v.SetView(w) }
-func (p *PanelView) ResetView()                   { p.v.ResetView() }
-func (p *PanelView) CellInfo(row, col int) string { return p.v.CellInfo(row, col) }
+func (p *PanelView) Heatmap() *HeatmapImage {
+	if v := p.c.pair; v != nil {
+		return v.heat[p.panel]
+	}
+	return nil
+}
+
+func (p *PanelView) View() Window {
+	if v := p.c.pair; v != nil {
+		return v.View()
+	}
+	return Window{}
+}
+
+func (p *PanelView) PlaneSize() (rows, cols int) {
+	if v := p.c.pair; v != nil {
+		return v.PlaneSize()
+	}
+	return 0, 0
+}
+
+func (p *PanelView) SetView(w Window) {
+	if v := p.c.pair; v != nil {
+		v.SetView(w)
+	}
+}
+
+func (p *PanelView) ResetView() {
+	if v := p.c.pair; v != nil {
+		v.ResetView()
+	}
+}
+
+func (p *PanelView) CellInfo(row, col int) string {
+	if v := p.c.pair; v != nil {
+		return v.CellInfo(row, col)
+	}
+	return ""
+}

@@ -195,9 +195,9 @@ func (c *Comparison) changed(ch CompareChange) {
 	}
 }
 
-// Title names the comparison for its tab: "a.nn ↔ b.nn".
+// Title names the comparison for its tab: "a.nn vs b.nn".
 func (c *Comparison) Title() string {
-	return sourceName(c.srcA) + " ↔ " + sourceName(c.srcB)
+	return sourceName(c.srcA) + " vs " + sourceName(c.srcB)
 }
 
 func sourceName(s Source) string {

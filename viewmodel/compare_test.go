@@ -67,7 +67,7 @@ func newTestComparison(t *testing.T) (*Comparison, *Queue) {
 
 func TestComparisonListsPairsMostDifferentFirst(t *testing.T) {
 	c, _ := newTestComparison(t)
-	if c.Title() != "a.tmfile ↔ b.tmfile" {
+	if c.Title() != "a.tmfile vs b.tmfile" {
 		t.Errorf("title %q", c.Title())
 	}
 	if c.Rows() != 2 || c.Row(0).Name != "w" || c.Row(1).Name != "b" {
@@ -126,7 +126,7 @@ func TestComparisonPairViewsMoveTogether(t *testing.T) {
 		t.Errorf("A−B cell (2,3) = %g, want −0.02", got)
 	}
 	// Zooming one panel zooms all three.
-	p.Panel(PanelB).SetView(Window{Row: 2, Col: 4, Rows: 3, Cols: 5})
+	c.Panel(PanelB).SetView(Window{Row: 2, Col: 4, Rows: 3, Cols: 5})
 	drainComparison(t, q, c)
 	for _, panel := range []Panel{PanelA, PanelB, PanelDiff} {
 		if h := p.Heatmap(panel); h.View != (Window{2, 4, 3, 5}) || h.Grid.Rows != 3 || h.Grid.Cols != 5 {
