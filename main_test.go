@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"tensorscope/internal/earlyenv"
+	"tensorscope/viewmodel"
 )
 
 // TestMain lets tests run the real command line in a child process
@@ -107,8 +108,23 @@ func TestSubcommandsListedOnce(t *testing.T) {
 		if commands[name] == nil {
 			t.Errorf("earlyenv lists subcommand %q, which nothing registers", name)
 		}
-		if !strings.Contains(usage, "tensorscope "+name+" ") {
+		if !strings.Contains(usage(), "tensorscope "+name+" ") {
 			t.Errorf("the usage text does not mention %q", name)
+		}
+	}
+}
+
+// The usage text names every registered format, in lines that fit.
+func TestUsageNamesFormats(t *testing.T) {
+	text := usage()
+	for _, name := range viewmodel.SupportedFormatNames() {
+		if !strings.Contains(strings.Join(strings.Fields(text), " "), name) {
+			t.Errorf("usage lacks format %q", name)
+		}
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if n := len([]rune(line)); n > 100 {
+			t.Errorf("usage line of %d characters: %q", n, line)
 		}
 	}
 }
