@@ -21,6 +21,10 @@ func allocated(t *testing.T, id string, data []byte) (uint64, *formats.Document)
 	return after.TotalAlloc - before.TotalAlloc, doc
 }
 
+// modelGrowth is how much the document model of one node (its Node and
+// its one Value) has grown beyond 144 + 64 bytes.
+const modelGrowth = uint64(unsafe.Sizeof(formats.Node{})+unsafe.Sizeof(formats.Value{})) - (144 + 64)
+
 // TestHostileMemory decodes modules built to cost the most memory per
 // byte — a constant packing 5-byte VOID fields, a node packing them into
 // one parameter, a flood of minimal nodes, a .csta tree of 1-byte nil
@@ -31,10 +35,6 @@ func allocated(t *testing.T, id string, data []byte) (uint64, *formats.Document)
 // there, and this test bounds what TenniS decoding itself spends. The
 // worst is a flood of 26-byte nodes. A real module allocates about 7% of
 // its size, since tensor data is never copied.
-// modelGrowth is how much the document model of one node (its Node and
-// its one Value) has grown beyond 144 + 64 bytes.
-const modelGrowth = uint64(unsafe.Sizeof(formats.Node{})+unsafe.Sizeof(formats.Value{})) - (144 + 64)
-
 func TestHostileMemory(t *testing.T) {
 	const size = 1 << 20
 	voids := make([]Tensor, size/5)
