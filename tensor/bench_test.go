@@ -162,12 +162,22 @@ func BenchmarkStatsDType(b *testing.B) {
 }
 
 // BenchmarkStatsMappedFile is what `tensorscope stats` does: map a 256 MiB
-// file (in the page cache) afresh and compute statistics once.
+// file (in the page cache) afresh and compute statistics once; "faulting"
+// without the workers' MADV_POPULATE_READ, to compare.
 func BenchmarkStatsMappedFile(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "f32.bin")
 	if err := os.WriteFile(path, benchData(), 0o600); err != nil {
 		b.Fatal(err)
 	}
+	b.Run("populate", func(b *testing.B) { benchStatsMapped(b, path) })
+	b.Run("faulting", func(b *testing.B) {
+		prefaultOn = false
+		defer func() { prefaultOn = true }()
+		benchStatsMapped(b, path)
+	})
+}
+
+func benchStatsMapped(b *testing.B, path string) {
 	b.SetBytes(4 * benchElems)
 	reportCPU(b, func() {
 		s, err := MapFile(path)

@@ -33,6 +33,7 @@ func (t *Tensor) ContiguousBytes(ctx context.Context) ([]byte, error) {
 	err := parallel(ctx, plan.count, func() func(int) error {
 		return func(c int) error {
 			lo, hi := plan.bounds(c)
+			t.prefault(&l, lo, hi)
 			return steps(ctx, lo, hi, nil, func(lo, hi int64) {
 				dst := out[lo*size : hi*size]
 				l.runs(lo, hi, func(off, n int) {
