@@ -38,6 +38,9 @@ func (m *GraphModel) NodeProperties(v int) []PropSection {
 	out := []PropSection{{Title: "Node", Rows: []PropRow{
 		row("Op", n.Op), row("Name", n.Name), row("Index", fmt.Sprint(n.ID)), row("Kind", kind),
 	}}}
+	if s := meaningSection(&n.Meaning); len(s.Rows) > 0 {
+		out = append(out, s)
+	}
 	if len(n.Attrs) > 0 {
 		s := PropSection{Title: "Attributes"}
 		for _, a := range n.Attrs {
