@@ -194,3 +194,35 @@ func benchStatsMapped(b *testing.B, path string) {
 		s.Close()
 	})
 }
+
+// BenchmarkStatsLayouts: the 256 MiB float32 tensor as an 8192×8192
+// matrix in C order, in Fortran order (transposed strides over the same
+// bytes, as a Fortran-order .npy maps) and stored big-endian.
+func BenchmarkStatsLayouts(b *testing.B) {
+	s := NewStorage(benchData())
+	c, err := New(s, 0, Float32, []int{8192, 8192})
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := NewStrided(s, 0, Float32, []int{8192, 8192}, []int{1, 8192})
+	if err != nil {
+		b.Fatal(err)
+	}
+	be, err := c.BigEndian()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, l := range []struct {
+		name string
+		x    *Tensor
+	}{{"C-order", c}, {"Fortran-order", f}, {"big-endian", be}} {
+		b.Run(l.name, func(b *testing.B) {
+			b.SetBytes(4 * benchElems)
+			reportCPU(b, func() {
+				if _, err := ComputeStats(context.Background(), l.x, nil); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	}
+}
