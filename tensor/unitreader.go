@@ -20,7 +20,8 @@ type unitReader struct {
 	decodeUnits func(dst []float32, src []byte)
 	swap        func(unit []byte) // big-endian block units, or nil
 
-	vals    []float32 // unitCacheSlots decoded units, slot s at vals[s·UnitElems:]
+	vals    []float32 // decoded units, slot s at vals[s·UnitElems:]
+	setBits uint      // log2 of the number of sets of two slots
 	tags    []int     // the unit in each slot, −1 for none
 	older   []uint8   // per set of two slots: which one to replace next
 	scratch []byte    // a unit's bytes when they must be copied first
@@ -33,7 +34,11 @@ const (
 	unitCacheSlots = 1 << unitCacheShift
 )
 
-func newUnitReader(t *Tensor) *unitReader {
+// newUnitReader returns a reader of t's elements whose cache holds
+// 2^(setBits+1) units: unitCacheShift−1 for the kernels, 0 for a reader that
+// reads one element (Float64At), which then allocates one unit's worth
+// instead of 64.
+func newUnitReader(t *Tensor, setBits uint) *unitReader {
 	ue := t.dtype.UnitElems()
 	if ue&(ue-1) != 0 {
 		panic("tensor: unit of " + t.dtype.String() + " is not a power of two")
@@ -45,9 +50,10 @@ func newUnitReader(t *Tensor) *unitReader {
 		shift:       uint(bits.TrailingZeros(uint(ue))),
 		mask:        ue - 1,
 		decodeUnits: unitDecoders[t.dtype],
-		vals:        make([]float32, unitCacheSlots*ue),
-		tags:        make([]int, unitCacheSlots),
-		older:       make([]uint8, unitCacheSlots/2),
+		vals:        make([]float32, 2<<setBits*ue),
+		tags:        make([]int, 2<<setBits),
+		older:       make([]uint8, 1<<setBits),
+		setBits:     setBits,
 	}
 	for i := range r.tags {
 		r.tags[i] = -1
@@ -84,7 +90,7 @@ func (r *unitReader) unitBytes(u int) []byte {
 func (r *unitReader) unit(u int) []float32 {
 	// Fibonacci hashing: units a power of two apart (one per row of a
 	// column walk) must not all fall into the same few sets.
-	set := int(uint64(u) * 0x9e3779b97f4a7c15 >> (64 - unitCacheShift + 1))
+	set := int(uint64(u) * 0x9e3779b97f4a7c15 >> (64 - r.setBits) & (1<<r.setBits - 1))
 	slot := 2 * set
 	switch {
 	case r.tags[slot] == u:
