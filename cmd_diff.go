@@ -16,7 +16,7 @@ import (
 	"tensorscope/viewmodel"
 )
 
-func init() { commands["diff"] = runDiff }
+func init() { register("diff", runDiff) }
 
 const diffUsage = "tensorscope diff [--json] [--rtol R] [--atol A] [--map OLD=NEW ...] A B"
 

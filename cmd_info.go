@@ -12,7 +12,7 @@ import (
 	"tensorscope/formats"
 )
 
-func init() { commands["info"] = runInfo }
+func init() { register("info", runInfo) }
 
 // runInfo implements `tensorscope info [--json] FILE`: a summary of the
 // file's format, header fields, metadata, tensors, graph and warnings, or

@@ -15,7 +15,7 @@ import (
 	"tensorscope/viewmodel"
 )
 
-func init() { commands["render"] = runRender }
+func init() { register("render", runRender) }
 
 const renderUsage = "tensorscope render FILE --view heatmap|histogram|graph|window [--tensor NAME] [--axes R,C] " +
 	"[--index AXIS=I ...] [--colormap NAME] [--range auto|sym|LO,HI] [--bins N] [--size WxH] --out OUT.png"
