@@ -229,10 +229,7 @@ func (p *graphPane) export() {
 	win := p.dt.mw.win
 	base := strings.TrimSuffix(p.dt.doc.Title(), filepath.Ext(p.dt.doc.Title())) + "-graph.svg"
 	saveFile(win, "Export graph", base, []fileFilter{{Name: "SVG or PNG image", Extensions: []string{"svg", "png"}}}, func(path string) {
-		palette := graphview.ThemePalette(fyne.CurrentApp().Settings().Theme(), fyne.CurrentApp().Settings().ThemeVariant())
-		viewmodel.Go(p.dt.doc, func(ctx context.Context, _ viewmodel.Progress) (string, error) {
-			return viewmodel.ExportGraphContext(ctx, path, s, palette)
-		}, nil, func(note string, err error) {
+		p.exportTo(path, func(note string, err error) {
 			if err != nil {
 				showError(err, win)
 				return
@@ -244,4 +241,16 @@ func (p *graphPane) export() {
 			dialog.ShowInformation("Graph exported", msg, win)
 		})
 	})
+}
+
+// exportTo writes the shown graph to path (SVG or PNG by its ending) as a
+// task of the tab's document: closing or reloading the tab cancels it and
+// leaves no file. done runs on the UI goroutine unless cancelled.
+func (p *graphPane) exportTo(path string, done func(note string, err error)) {
+	s := p.view.Scene()
+	settings := fyne.CurrentApp().Settings()
+	palette := graphview.ThemePalette(settings.Theme(), settings.ThemeVariant())
+	viewmodel.Go(p.dt.doc, func(ctx context.Context, _ viewmodel.Progress) (string, error) {
+		return viewmodel.ExportGraphContext(ctx, path, s, palette)
+	}, nil, done)
 }
