@@ -24,7 +24,12 @@ type graphPane struct {
 	content fyne.CanvasObject
 	view    *graphview.GraphView
 	model   *viewmodel.GraphModel
-	dir     graphview.Direction
+	// settings hold what the controls chose; they change only through
+	// their setters (and the view's own pan, zoom and taps).
+	settings viewmodel.GraphSettings
+	consts   *widget.Check
+	dirSel   *widget.Select
+	syncing  bool
 
 	find    *widget.Entry
 	count   *widget.Label
@@ -39,11 +44,15 @@ type graphPane struct {
 }
 
 func newGraphPane(dt *docTab) *graphPane {
-	p := &graphPane{dt: dt, dir: graphview.TopToBottom}
+	p := &graphPane{dt: dt, settings: viewmodel.DefaultGraphSettings()}
 	p.view = graphview.NewGraphView(nil)
 	p.view.OnNodeTapped = p.showNode
 	p.view.OnEdgeTapped = p.showEdge
-	p.view.OnBackgroundTapped = func() { p.setProps(nil) }
+	p.view.OnBackgroundTapped = func() {
+		p.settings.Selected = -1
+		p.setProps(nil)
+	}
+	p.view.OnViewChanged = func() { p.settings.Viewport = ViewportOf(p.view) }
 	p.status = widget.NewLabel("")
 	p.props = container.NewVBox()
 
@@ -54,15 +63,18 @@ func newGraphPane(dt *docTab) *graphPane {
 	p.count = widget.NewLabel("")
 	prev := widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { p.next(-1) })
 	nextB := widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { p.next(1) })
-	consts := widget.NewCheck("Show constants", func(on bool) { p.rebuild(on) })
-	dir := widget.NewSelect([]string{"Top to bottom", "Left to right"}, nil)
-	dir.SetSelectedIndex(0)
-	dir.OnChanged = func(string) {
-		p.dir = graphview.TopToBottom
-		if dir.SelectedIndex() == 1 {
-			p.dir = graphview.LeftToRight
+	p.consts = widget.NewCheck("Show constants", func(on bool) {
+		if !p.syncing {
+			p.settings.ShowConstants = on
+			p.rebuild()
 		}
-		p.load()
+	})
+	p.dirSel = widget.NewSelect(viewmodel.GraphDirectionNames, nil)
+	p.dirSel.SetSelectedIndex(int(p.settings.Direction))
+	p.dirSel.OnChanged = func(name string) {
+		if !p.syncing && p.settings.SetDirection(name) == nil {
+			p.load()
+		}
 	}
 	p.lineage = widget.NewButton("Highlight lineage", func() {
 		if p.view.Highlighted() >= 0 {
@@ -80,21 +92,35 @@ func newGraphPane(dt *docTab) *graphPane {
 	export := widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), p.export)
 
 	findBar := container.NewBorder(nil, nil, nil, container.NewHBox(p.count, prev, nextB), p.find)
-	tools := container.NewHBox(consts, dir, p.lineage, zout, zin, one, fit, export)
+	tools := container.NewHBox(p.consts, p.dirSel, p.lineage, zout, zin, one, fit, export)
 	top := container.NewVBox(findBar, container.NewHScroll(tools))
 	side := container.NewBorder(widget.NewLabelWithStyle("Properties", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		nil, nil, nil, container.NewVScroll(p.props))
 	split := container.NewHSplit(container.NewBorder(nil, p.status, nil, nil, p.view), side)
 	split.Offset = 0.72
 	p.content = container.NewBorder(top, nil, nil, nil, split)
-	p.rebuild(false)
+	p.rebuild()
 	return p
+}
+
+// Settings are the pane's current choices.
+func (p *graphPane) Settings() viewmodel.GraphSettings { return p.settings }
+
+// Apply makes s the pane's settings: the controls show them, the graph is
+// laid out again, and the selection and viewport apply once it is shown.
+func (p *graphPane) Apply(s viewmodel.GraphSettings) {
+	p.settings = s
+	p.syncing = true
+	p.consts.SetChecked(s.ShowConstants)
+	p.dirSel.SetSelectedIndex(int(s.Direction))
+	p.syncing = false
+	p.rebuild()
 }
 
 // rebuild makes the view graph anew (constants folded or shown) and lays
 // it out in the background.
-func (p *graphPane) rebuild(showConsts bool) {
-	p.model = viewmodel.NewGraphModel(p.dt.doc.Doc, showConsts)
+func (p *graphPane) rebuild() {
+	p.model = viewmodel.NewGraphModel(p.dt.doc.Doc, p.settings.ShowConstants)
 	p.load()
 }
 
@@ -104,11 +130,17 @@ func (p *graphPane) load() {
 	p.setProps(nil)
 	ready := make(chan struct{})
 	p.ready = ready
-	p.view.Load(g, graphview.SceneOptions{Direction: p.dir}, p.startLayout, func(s *graphview.Scene, err error) {
+	want := p.settings
+	p.view.Load(g, graphview.SceneOptions{Direction: want.Direction}, p.startLayout, func(s *graphview.Scene, err error) {
 		defer close(ready)
 		if err != nil {
 			p.status.SetText("Cannot draw the graph: " + err.Error())
 			return
+		}
+		p.settings.Viewport = want.Viewport
+		ShowGraphSettings(p.view, p.model, want)
+		if v := p.view.Selected(); v >= 0 {
+			p.showNode(v)
 		}
 		folded := p.model.NodeCount() - len(g.Nodes)
 		text := fmt.Sprintf("%d nodes, %d edges", len(g.Nodes), len(g.Edges))
@@ -130,11 +162,13 @@ func (p *graphPane) startLayout(layout func(ctx context.Context) (*graphview.Sce
 }
 
 func (p *graphPane) showNode(v int) {
+	p.settings.Selected = p.model.DocNode(v)
 	p.setProps(p.model.NodeProperties(v))
 	p.updateLineageButton()
 }
 
 func (p *graphPane) showEdge(e int) {
+	p.settings.Selected = -1
 	p.setProps(p.model.EdgeProperties(e))
 	p.updateLineageButton()
 }
