@@ -38,13 +38,27 @@ type graphPane struct {
 	status  *widget.Label
 	props   *fyne.Container
 	lineage *widget.Button
+	// nav is the stack of nested graphs opened (If branches, Loop and Scan
+	// bodies); back and crumbs show the way out.
+	nav    *viewmodel.GraphNav
+	back   *widget.Button
+	crumbs *widget.Label
+	navRow *fyne.Container
+	shown  int // document node id whose properties are shown, -1 for none
+	// centreSelected centres the selected node once the next layout is
+	// shown (after leaving a subgraph).
+	centreSelected bool
 	// ready is closed when the latest layout has been shown (or failed).
 	ready      chan struct{}
 	layoutTask *viewmodel.Task
 }
 
 func newGraphPane(dt *docTab) *graphPane {
-	p := &graphPane{dt: dt, settings: viewmodel.DefaultGraphSettings()}
+	p := &graphPane{dt: dt, settings: viewmodel.DefaultGraphSettings(), shown: -1}
+	p.nav = viewmodel.NewGraphNav(dt.doc.Doc)
+	p.crumbs = widget.NewLabel("")
+	p.crumbs.Truncation = fyne.TextTruncateEllipsis
+	p.back = widget.NewButtonWithIcon("Back", theme.NavigateBackIcon(), p.leave)
 	p.view = graphview.NewGraphView(nil)
 	p.view.OnNodeTapped = p.showNode
 	p.view.OnEdgeTapped = p.showEdge
@@ -93,7 +107,8 @@ func newGraphPane(dt *docTab) *graphPane {
 
 	findBar := container.NewBorder(nil, nil, nil, container.NewHBox(p.count, prev, nextB), p.find)
 	tools := container.NewHBox(p.consts, p.dirSel, p.lineage, zout, zin, one, fit, export)
-	top := container.NewVBox(findBar, container.NewHScroll(tools))
+	p.navRow = container.NewBorder(nil, nil, p.back, nil, p.crumbs)
+	top := container.NewVBox(findBar, container.NewHScroll(tools), p.navRow)
 	side := container.NewBorder(widget.NewLabelWithStyle("Properties", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		nil, nil, nil, container.NewVScroll(p.props))
 	split := container.NewHSplit(container.NewBorder(nil, p.status, nil, nil, p.view), side)
@@ -117,11 +132,48 @@ func (p *graphPane) Apply(s viewmodel.GraphSettings) {
 	p.rebuild()
 }
 
-// rebuild makes the view graph anew (constants folded or shown) and lays
-// it out in the background.
+// rebuild makes the view graph of the current (sub)graph anew, constants
+// folded or shown, and lays it out in the background.
 func (p *graphPane) rebuild() {
-	p.model = viewmodel.NewGraphModel(p.dt.doc.Doc, p.settings.ShowConstants)
+	p.model = viewmodel.NewSubgraphModel(p.dt.doc.Doc, p.nav.Current(), p.settings.ShowConstants)
+	p.updateNav()
 	p.load()
+}
+
+// updateNav shows the way back only inside a subgraph.
+func (p *graphPane) updateNav() {
+	if p.nav.Depth() == 0 {
+		p.navRow.Hide()
+	} else {
+		p.crumbs.SetText(strings.Join(p.nav.Path(), "  ›  "))
+		p.navRow.Show()
+	}
+	if p.content != nil { // the bar above the graph changed height
+		p.content.Refresh()
+	}
+}
+
+// enter opens subgraph sub of document node id of the graph shown.
+func (p *graphPane) enter(id, sub int) {
+	if err := p.nav.Enter(id, sub); err != nil {
+		showError(err, p.dt.mw.win)
+		return
+	}
+	p.settings.Selected = -1 // node ids are the subgraph's now
+	p.rebuild()
+}
+
+// leave returns to the enclosing graph and selects and centres the node
+// that holds the graph left, once it is laid out again (through the
+// settings, so that nothing waits on a layout a closed tab cancels).
+func (p *graphPane) leave() {
+	id := p.nav.Back()
+	if id < 0 {
+		return
+	}
+	p.settings.Selected = id
+	p.centreSelected = true
+	p.rebuild()
 }
 
 func (p *graphPane) load() {
@@ -140,8 +192,12 @@ func (p *graphPane) load() {
 		p.settings.Viewport = want.Viewport
 		ShowGraphSettings(p.view, p.model, want)
 		if v := p.view.Selected(); v >= 0 {
+			if p.centreSelected {
+				p.view.CenterOn(v)
+			}
 			p.showNode(v)
 		}
+		p.centreSelected = false
 		folded := p.model.NodeCount() - len(g.Nodes)
 		text := fmt.Sprintf("%d nodes, %d edges", len(g.Nodes), len(g.Edges))
 		if folded > 0 {
@@ -162,7 +218,8 @@ func (p *graphPane) startLayout(layout func(ctx context.Context) (*graphview.Sce
 }
 
 func (p *graphPane) showNode(v int) {
-	p.settings.Selected = p.model.DocNode(v)
+	p.shown = p.model.DocNode(v)
+	p.settings.Selected = p.shown
 	p.setProps(p.model.NodeProperties(v))
 	p.updateLineageButton()
 }
@@ -210,6 +267,10 @@ func (p *graphPane) setProps(sections []viewmodel.PropSection) {
 			}
 			if r.Tensor >= 0 {
 				buttons = append(buttons, widget.NewButton("Inspect", func() { p.dt.inspectTensor(r.Tensor) }))
+			}
+			if r.Subgraph >= 0 {
+				id := p.shown
+				buttons = append(buttons, widget.NewButtonWithIcon("Open", theme.NavigateNextIcon(), func() { p.enter(id, r.Subgraph) }))
 			}
 			if len(buttons) > 0 {
 				cell = container.NewBorder(nil, nil, nil, container.NewHBox(buttons...), value)

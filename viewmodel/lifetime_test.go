@@ -99,8 +99,8 @@ func inspectNamed(t *testing.T, q *Queue, d *Doc, name string) {
 	t.Fatalf("no tensor %q", name)
 }
 
-// waitUnmapped waits until doc's files are unmapped.
-func waitUnmapped(t *testing.T, doc *formats.Document) {
+// waitDocUnmapped waits until doc's files are unmapped.
+func waitDocUnmapped(t *testing.T, doc *formats.Document) {
 	t.Helper()
 	select {
 	case <-doc.Unmapped():
@@ -176,8 +176,8 @@ func TestTabClosedOrReloadedMidTensorExport(t *testing.T) {
 				}
 				ws.Close(d)
 			}
-			waitUnmapped(t, old)
-			waitUnmapped(t, d.Doc)
+			waitDocUnmapped(t, old)
+			waitDocUnmapped(t, d.Doc)
 			q.Drain(func() bool { return false }, time.Second)
 			if finished {
 				t.Error("the export reported back to a closed tab")
