@@ -223,7 +223,7 @@ func TestInfoBadFile(t *testing.T) {
 	}{
 		{badDType, "tensorscope: " + badDType + ": at byte 16: dtype: expected one of 1 FP32, 2 INT8, 3 INT32, found 9 (read as TSR v1 tensor file)\n"},
 		{unknown, "tensorscope: " + unknown + ": unknown format: not one of "},
-		{empty, "tensorscope: " + empty + ": unknown format"},
+		{empty, "tensorscope: " + empty + ": the file is empty\n"},
 		{filepath.Join(dir, "missing.tsr"), "tensorscope: " + filepath.Join(dir, "missing.tsr") + ": no such file or directory\n"},
 		{dir, "tensorscope: " + dir + ": not a regular file\n"},
 	} {

@@ -33,6 +33,9 @@ Usage:
                                              write a tensor (a .csv holds one plane)
   tensorscope export FILE --view graph --out OUT.svg|.png
                                              write the model's graph
+  tensorscope diff [--json] [--rtol R] [--atol A] [--map OLD=NEW ...] A B
+                                             compare the tensors (and graphs) of two files;
+                                             exit 0 same, 1 different, 2 trouble
   tensorscope --help | --version
 
 Formats are chosen by content, not by file name: TSR (v1, TSR3, TSR4),

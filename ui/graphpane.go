@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -32,12 +33,25 @@ type graphPane struct {
 	status  *widget.Label
 	props   *fyne.Container
 	lineage *widget.Button
+	// nav is the stack of nested graphs opened (If branches, Loop and Scan
+	// bodies); back and crumbs show the way out.
+	nav    *viewmodel.GraphNav
+	back   *widget.Button
+	crumbs *widget.Label
+	navRow *fyne.Container
+	shown  int  // document node id whose properties are shown, -1 for none
+	consts bool // constants drawn as nodes
 	// ready is closed when the latest layout has been shown (or failed).
-	ready chan struct{}
+	ready      chan struct{}
+	layoutTask *viewmodel.Task
 }
 
 func newGraphPane(dt *docTab) *graphPane {
-	p := &graphPane{dt: dt, dir: graphview.TopToBottom}
+	p := &graphPane{dt: dt, dir: graphview.TopToBottom, shown: -1}
+	p.nav = viewmodel.NewGraphNav(dt.doc.Doc)
+	p.crumbs = widget.NewLabel("")
+	p.crumbs.Truncation = fyne.TextTruncateEllipsis
+	p.back = widget.NewButtonWithIcon("Back", theme.NavigateBackIcon(), p.leave)
 	p.view = graphview.NewGraphView(nil)
 	p.view.OnNodeTapped = p.showNode
 	p.view.OnEdgeTapped = p.showEdge
@@ -79,7 +93,8 @@ func newGraphPane(dt *docTab) *graphPane {
 
 	findBar := container.NewBorder(nil, nil, nil, container.NewHBox(p.count, prev, nextB), p.find)
 	tools := container.NewHBox(consts, dir, p.lineage, zout, zin, one, fit, export)
-	top := container.NewVBox(findBar, container.NewHScroll(tools))
+	p.navRow = container.NewBorder(nil, nil, p.back, nil, p.crumbs)
+	top := container.NewVBox(findBar, container.NewHScroll(tools), p.navRow)
 	side := container.NewBorder(widget.NewLabelWithStyle("Properties", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		nil, nil, nil, container.NewVScroll(p.props))
 	split := container.NewHSplit(container.NewBorder(nil, p.status, nil, nil, p.view), side)
@@ -89,11 +104,54 @@ func newGraphPane(dt *docTab) *graphPane {
 	return p
 }
 
-// rebuild makes the view graph anew (constants folded or shown) and lays
-// it out in the background.
+// rebuild makes the view graph of the current (sub)graph anew, constants
+// folded or shown, and lays it out in the background.
 func (p *graphPane) rebuild(showConsts bool) {
-	p.model = viewmodel.NewGraphModel(p.dt.doc.Doc, showConsts)
+	p.consts = showConsts
+	p.model = viewmodel.NewSubgraphModel(p.dt.doc.Doc, p.nav.Current(), showConsts)
+	p.updateNav()
 	p.load()
+}
+
+// updateNav shows the way back only inside a subgraph.
+func (p *graphPane) updateNav() {
+	if p.nav.Depth() == 0 {
+		p.navRow.Hide()
+	} else {
+		p.crumbs.SetText(strings.Join(p.nav.Path(), "  ›  "))
+		p.navRow.Show()
+	}
+	if p.content != nil { // the bar above the graph changed height
+		p.content.Refresh()
+	}
+}
+
+// enter opens subgraph sub of document node id of the graph shown.
+func (p *graphPane) enter(id, sub int) {
+	if err := p.nav.Enter(id, sub); err != nil {
+		showError(err, p.dt.mw.win)
+		return
+	}
+	p.rebuild(p.consts)
+}
+
+// leave returns to the enclosing graph and selects the node that holds
+// the graph left, once it is laid out again.
+func (p *graphPane) leave() {
+	id := p.nav.Back()
+	if id < 0 {
+		return
+	}
+	p.rebuild(p.consts)
+	ready := p.ready
+	go func() {
+		<-ready
+		fyne.Do(func() {
+			if v := p.model.ViewNode(id); v >= 0 && p.ready == ready {
+				p.goTo(v)
+			}
+		})
+	}()
 }
 
 func (p *graphPane) load() {
@@ -102,7 +160,7 @@ func (p *graphPane) load() {
 	p.setProps(nil)
 	ready := make(chan struct{})
 	p.ready = ready
-	p.view.Load(g, graphview.SceneOptions{Direction: p.dir}, func(s *graphview.Scene, err error) {
+	p.view.Load(g, graphview.SceneOptions{Direction: p.dir}, p.startLayout, func(s *graphview.Scene, err error) {
 		defer close(ready)
 		if err != nil {
 			p.status.SetText("Cannot draw the graph: " + err.Error())
@@ -118,7 +176,17 @@ func (p *graphPane) load() {
 	})
 }
 
+// startLayout lays the graph out as a task of the tab's document: closing
+// or reloading the tab cancels it, and a newer layout replaces it.
+func (p *graphPane) startLayout(layout func(ctx context.Context) (*graphview.Scene, error), done func(*graphview.Scene, error)) {
+	p.layoutTask.Cancel()
+	p.layoutTask = viewmodel.Go(p.dt.doc, func(ctx context.Context, _ viewmodel.Progress) (*graphview.Scene, error) {
+		return layout(ctx)
+	}, nil, done)
+}
+
 func (p *graphPane) showNode(v int) {
+	p.shown = p.model.DocNode(v)
 	p.setProps(p.model.NodeProperties(v))
 	p.updateLineageButton()
 }
@@ -165,6 +233,10 @@ func (p *graphPane) setProps(sections []viewmodel.PropSection) {
 			}
 			if r.Tensor >= 0 {
 				buttons = append(buttons, widget.NewButton("Inspect", func() { p.dt.inspectTensor(r.Tensor) }))
+			}
+			if r.Subgraph >= 0 {
+				id := p.shown
+				buttons = append(buttons, widget.NewButtonWithIcon("Open", theme.NavigateNextIcon(), func() { p.enter(id, r.Subgraph) }))
 			}
 			if len(buttons) > 0 {
 				cell = container.NewBorder(nil, nil, nil, container.NewHBox(buttons...), value)
@@ -219,19 +291,18 @@ func (p *graphPane) export() {
 	base := strings.TrimSuffix(p.dt.doc.Title(), filepath.Ext(p.dt.doc.Title())) + "-graph.svg"
 	saveFile(win, "Export graph", base, []fileFilter{{Name: "SVG or PNG image", Extensions: []string{"svg", "png"}}}, func(path string) {
 		palette := graphview.ThemePalette(fyne.CurrentApp().Settings().Theme(), fyne.CurrentApp().Settings().ThemeVariant())
-		go func() {
-			note, err := viewmodel.ExportGraph(path, s, palette)
-			fyne.Do(func() {
-				if err != nil {
-					showError(err, win)
-					return
-				}
-				msg := "Saved " + path
-				if note != "" {
-					msg += "\n" + note
-				}
-				dialog.ShowInformation("Graph exported", msg, win)
-			})
-		}()
+		viewmodel.Go(p.dt.doc, func(ctx context.Context, _ viewmodel.Progress) (string, error) {
+			return viewmodel.ExportGraphContext(ctx, path, s, palette)
+		}, nil, func(note string, err error) {
+			if err != nil {
+				showError(err, win)
+				return
+			}
+			msg := "Saved " + path
+			if note != "" {
+				msg += "\n" + note
+			}
+			dialog.ShowInformation("Graph exported", msg, win)
+		})
 	})
 }

@@ -23,10 +23,12 @@ func allocated(t *testing.T, id string, data []byte) (uint64, *formats.Document)
 // TestHostileMemory decodes modules built to cost the most memory per
 // byte — a constant packing 5-byte VOID fields, a node packing them into
 // one parameter, a flood of minimal nodes, a .csta tree of 1-byte nil
-// pieces — and requires that decoding allocates at most 20 times the
+// pieces — and requires that decoding allocates at most 25 times the
 // file's size. The worst is a flood of 26-byte nodes: each costs about
-// 400 bytes of model (formats.Node alone is 144). A real module allocates
-// about 7% of its size, since tensor data is never copied.
+// 600 bytes of model (formats.Node alone is 304 since it carries the
+// normalised Meaning and Subgraphs; it was 144 and the bound 20 before).
+// A real module allocates about 7% of its size, since tensor data is never
+// copied.
 func TestHostileMemory(t *testing.T) {
 	const size = 1 << 20
 	voids := make([]Tensor, size/5)
@@ -56,7 +58,7 @@ func TestHostileMemory(t *testing.T) {
 		n, doc := allocated(t, c.id, c.data)
 		ratio := float64(n) / float64(len(c.data))
 		t.Logf("%s: %d bytes allocated for %d (%.1f×)", name, n, len(c.data), ratio)
-		if ratio > 20 {
+		if ratio > 25 {
 			t.Errorf("%s: decoding %d bytes allocated %d (%.1f×)", name, len(c.data), n, ratio)
 		}
 		if c.id == "tsm" && (doc == nil || doc.Graph == nil) {
