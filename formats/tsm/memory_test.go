@@ -23,10 +23,11 @@ func allocated(t *testing.T, id string, data []byte) (uint64, *formats.Document)
 // TestHostileMemory decodes modules built to cost the most memory per
 // byte — a constant packing 5-byte VOID fields, a node packing them into
 // one parameter, a flood of minimal nodes, a .csta tree of 1-byte nil
-// pieces — and requires that decoding allocates at most 25 times the
+// pieces — and requires that decoding allocates at most 27 times the
 // file's size. The worst is a flood of 26-byte nodes: each costs about
-// 600 bytes of model (formats.Node alone is 304 since it carries the
-// normalised Meaning and Subgraphs; it was 144 and the bound 20 before).
+// 650 bytes of model (formats.Node alone is 304 since it carries the
+// normalised Meaning and Subgraphs, and formats.Value gained DimNames for
+// ONNX's symbolic dims; the node was 144 and the bound 20 before).
 // A real module allocates about 7% of its size, since tensor data is never
 // copied.
 func TestHostileMemory(t *testing.T) {
@@ -58,7 +59,7 @@ func TestHostileMemory(t *testing.T) {
 		n, doc := allocated(t, c.id, c.data)
 		ratio := float64(n) / float64(len(c.data))
 		t.Logf("%s: %d bytes allocated for %d (%.1f×)", name, n, len(c.data), ratio)
-		if ratio > 25 {
+		if ratio > 27 {
 			t.Errorf("%s: decoding %d bytes allocated %d (%.1f×)", name, len(c.data), n, ratio)
 		}
 		if c.id == "tsm" && (doc == nil || doc.Graph == nil) {
