@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -35,7 +34,9 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	}
 	defer doc.Close()
 	if *asJSON {
-		b, err := json.Marshal(doc)
+		// MarshalJSON's output is already compact JSON; json.Marshal would
+		// only validate and copy it again (megabytes for a vocabulary).
+		b, err := doc.MarshalJSON()
 		if err != nil {
 			return fileError(stderr, pos[0], err)
 		}
