@@ -9,6 +9,7 @@ import (
 
 	"tensorscope/formats"
 	"tensorscope/tensor"
+	"tensorscope/viewmodel"
 )
 
 func init() { register("stats", runStats) }
@@ -149,10 +150,10 @@ func writeStatsTable(w io.Writer, rows []tensorStats) {
 		if p == nil {
 			return "-"
 		}
-		return fmt.Sprintf("%.6g", *p)
+		return viewmodel.FormatFloat(*p, 6)
 	}
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", r.Name, r.DType, shapeText(r.Shape),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", r.Name, r.DType, viewmodel.FormatDims(r.Shape),
 			r.Count, r.NaN, r.PosInf, r.NegInf, r.Zeros, num(r.Min), num(r.Max), num(r.Mean), num(r.Std))
 	}
 	tw.Flush()
