@@ -105,7 +105,7 @@ func nnFixture(t *testing.T) []byte {
 }
 
 // openFixture opens an in-memory file as a tab's document, posting through q.
-func openFixture(t testing.TB, q *viewmodel.Queue, name string, data []byte) *viewmodel.Doc {
+func openFixture(t *testing.T, q *viewmodel.Queue, name string, data []byte) *viewmodel.Doc {
 	t.Helper()
 	ws := viewmodel.NewWorkspace(q.Post, viewmodel.MemPrefs{})
 	var doc *viewmodel.Doc
