@@ -3,6 +3,7 @@
 package all
 
 import (
+	_ "tensorscope/formats/gguf"
 	_ "tensorscope/formats/nn"
 	_ "tensorscope/formats/onnx"
 	_ "tensorscope/formats/tmfile"
