@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -52,14 +51,5 @@ func TestGoldenGraphONNXLoopBody(t *testing.T) {
 	waitReady(t, p)
 	if p.navRow.Visible() || p.nav.Depth() != 0 {
 		t.Errorf("after Back: back visible %v, depth %d", p.navRow.Visible(), p.nav.Depth())
-	}
-}
-
-func waitReady(t *testing.T, p *graphPane) {
-	t.Helper()
-	select {
-	case <-p.ready:
-	case <-time.After(20 * time.Second):
-		t.Fatal("graph layout did not finish")
 	}
 }
