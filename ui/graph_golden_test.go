@@ -16,6 +16,10 @@ import (
 	"tensorscope/viewmodel"
 )
 
+// paneQueues hold the queue each test pane's document posts through, so
+// that later layouts (a subgraph entered) can be waited for.
+var paneQueues = map[*graphPane]*viewmodel.Queue{}
+
 // graphPaneFor builds the Graph tab of data in a test window and waits for
 // its layout.
 func graphPaneFor(t *testing.T, name string, data []byte, w, h float32) (*graphPane, fyne.Window) {
@@ -26,23 +30,8 @@ func graphPaneFor(t *testing.T, name string, data []byte, w, h float32) (*graphP
 	win := test.NewTempWindow(t, nil)
 	dt := &docTab{mw: &MainWindow{win: win}, doc: d}
 	p := newGraphPane(dt)
-	paneQueues[p] = q
-	t.Cleanup(func() { delete(paneQueues, p) })
-	waitReady(t, p)
-	win.SetContent(p.content)
-	win.Resize(fyne.NewSize(w, h))
-	p.view.Fit()
-	return p, win
-}
-
-// paneQueues holds the queue each test's graph pane posts its results to.
-var paneQueues = map[*graphPane]*viewmodel.Queue{}
-
-// waitReady runs the pane's posted results until its latest layout has
-// been shown: the layout is a task of the document, whose results arrive
-// through the queue, and it must finish before the window draws.
-func waitReady(t *testing.T, p *graphPane) {
-	t.Helper()
+	// The layout is a task of the document, whose results arrive through
+	// the queue; it must finish before the window lays out and draws.
 	ready := func() bool {
 		select {
 		case <-p.ready:
@@ -51,9 +40,15 @@ func waitReady(t *testing.T, p *graphPane) {
 			return false
 		}
 	}
-	if !paneQueues[p].Drain(func() bool { return !ready() }, 20*time.Second) {
+	if !q.Drain(func() bool { return !ready() }, 20*time.Second) {
 		t.Fatal("graph layout did not finish")
 	}
+	paneQueues[p] = q
+	t.Cleanup(func() { delete(paneQueues, p) })
+	win.SetContent(p.content)
+	win.Resize(fyne.NewSize(w, h))
+	p.view.Fit()
+	return p, win
 }
 
 func TestGoldenGraphTMFile(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -51,5 +52,21 @@ func TestGoldenGraphONNXLoopBody(t *testing.T) {
 	waitReady(t, p)
 	if p.navRow.Visible() || p.nav.Depth() != 0 {
 		t.Errorf("after Back: back visible %v, depth %d", p.navRow.Visible(), p.nav.Depth())
+	}
+}
+
+func waitReady(t *testing.T, p *graphPane) {
+	t.Helper()
+	ready := func() bool {
+		select {
+		case <-p.ready:
+			return true
+		default:
+			return false
+		}
+	}
+	// Layouts are tasks of the document: their results come through its queue.
+	if !paneQueues[p].Drain(func() bool { return !ready() }, 20*time.Second) {
+		t.Fatal("graph layout did not finish")
 	}
 }
