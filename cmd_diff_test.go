@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"image/png"
 	"math"
 	"os"
 	"os/exec"
@@ -651,4 +652,49 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// render --view diff: the usage contract, and a PNG of the requested size.
+func TestRenderDiffCommand(t *testing.T) {
+	base := wave(60, 1)
+	near := append([]float32(nil), base...)
+	near[7] += 0.5
+	a := writeTmfile(t, "a", f32Stored("w", []int{6, 10}, base))
+	b := writeTmfile(t, "b", f32Stored("w", []int{6, 10}, near))
+	out := filepath.Join(t.TempDir(), "diff.png")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{a, "--view", "diff", "--tensor", "w", "--out", out}, "--with"},
+		{[]string{a, "--view", "diff", "--with", b, "--out", out}, "--tensor"},
+		{[]string{a, "--view", "heatmap", "--with", b, "--tensor", "w", "--out", out}, "--with applies to --view diff"},
+		{[]string{a, "--view", "heatmap", "--diff", "relative", "--tensor", "w", "--out", out}, "--diff applies to --view diff"},
+		{[]string{a, "--view", "diff", "--with", b, "--tensor", "w", "--bins", "8", "--out", out}, "--bins does not apply"},
+		{[]string{a, "--view", "diff", "--with", b, "--tensor", "w", "--diff", "sideways", "--out", out}, "absolute or relative"},
+		{[]string{a, "--view", "diff", "--with", b, "--tensor", "w", "--out", b + ".png", "--out", a}, "--out"},
+	} {
+		_, errOut, code := runCmd(append([]string{"render"}, c.args...)...)
+		if code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("render %v: exit %d, stderr %q; want 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+	_, errOut, code := runCmd("render", a, "--view", "diff", "--with", b, "--tensor", "w", "--diff", "relative",
+		"--axes", "1,0", "--size", "1000x360", "--out", out)
+	if code != 0 {
+		t.Fatalf("render --view diff: exit %d: %s", code, errOut)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cfg, err := png.DecodeConfig(f)
+	if err != nil || cfg.Width != 1000 || cfg.Height != 360 {
+		t.Errorf("wrote %+v, %v; want a 1000×360 PNG", cfg, err)
+	}
+	if _, errOut, code := runCmd("render", a, "--view", "diff", "--with", b, "--tensor", "nope", "--out", out); code != 1 ||
+		!strings.Contains(errOut, "nope") {
+		t.Errorf("unknown tensor: exit %d, %q", code, errOut)
+	}
 }

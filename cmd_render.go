@@ -17,8 +17,8 @@ import (
 
 func init() { commands["render"] = runRender }
 
-const renderUsage = "tensorscope render FILE --view heatmap|histogram|graph|window [--tensor NAME] [--axes R,C] " +
-	"[--index AXIS=I ...] [--colormap NAME] [--range auto|sym|LO,HI] [--bins N] [--size WxH] --out OUT.png"
+const renderUsage = "tensorscope render FILE --view heatmap|histogram|graph|window|diff [--with B] [--tensor NAME] [--axes R,C] " +
+	"[--index AXIS=I ...] [--colormap NAME] [--range auto|sym|LO,HI] [--bins N] [--diff absolute|relative] [--size WxH] --out OUT.png"
 
 // Limits of --size: large enough for any screen, small enough that the
 // software painter's canvas stays a few hundred megabytes.
@@ -61,6 +61,9 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		return nil
 	})
 	dequant := c.flags.Bool("dequant", false, "show a quantised tensor's dequantised values")
+	with := c.flags.String("with", "", "--view diff: the file B whose tensor --tensor is compared with FILE's")
+	compare := viewmodel.DefaultCompareSettings()
+	c.flags.Func("diff", "--view diff: what A−B shows, absolute (a − b) or relative ((a − b)/|a|) (default absolute)", compare.SetDiff)
 	pos, status, ok := c.parse(args, stdout, stderr)
 	if !ok {
 		return status
@@ -124,7 +127,18 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		if f := given("colormap", "reduce"); f != "" {
 			return c.usageError(stderr, "%s applies to --view heatmap (or window)", f)
 		}
+	case headless.ViewDiff:
+		if f := given("bins", "log", "plane", "reduce", "dequant"); f != "" {
+			return c.usageError(stderr, "%s does not apply to --view diff", f)
+		}
+		if *with == "" || sel.tensor == "" {
+			return c.usageError(stderr, "--view diff needs --with B and --tensor NAME")
+		}
 	}
+	if f := given("with", "diff"); f != "" && *view != headless.ViewDiff {
+		return c.usageError(stderr, "%s applies to --view diff", f)
+	}
+	compare.Plane = settings
 
 	path := pos[0]
 	doc, status := openDocument(path, stderr)
@@ -135,7 +149,18 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if err := refuseOverwrite(path, *out); err != nil {
 		return c.usageError(stderr, "%v", err)
 	}
-	opt := headless.Options{View: *view, Width: w, Height: h, Dark: *dark, Tensor: -1, Settings: settings}
+	opt := headless.Options{View: *view, Width: w, Height: h, Dark: *dark, Tensor: -1, Settings: settings, Compare: compare}
+	if *with != "" {
+		docB, status := openDocument(*with, stderr)
+		if docB == nil {
+			return status
+		}
+		defer docB.Close()
+		if err := refuseOverwrite(*with, *out); err != nil {
+			return c.usageError(stderr, "%v", err)
+		}
+		opt.With = docB
+	}
 	if sel.tensor != "" {
 		if opt.Tensor, err = tensorIndex(doc, sel.tensor); err != nil {
 			return fileError(stderr, path, err)
