@@ -193,6 +193,8 @@ func cut(s string, n int) string {
 // metaSummary shows a leaf's value, or the size of an object or list.
 func metaSummary(m *formats.Meta) string {
 	switch {
+	case m.Lazy != nil:
+		return m.Lazy.Summary()
 	case m.IsLeaf():
 		if m.Value == nil {
 			return "null"

@@ -82,6 +82,9 @@ func (d *Document) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON writes an object, a list, or a leaf value.
 func (m *Meta) MarshalJSON() ([]byte, error) {
+	if m.Lazy != nil {
+		return marshalLazyList(m.Lazy)
+	}
 	if m.IsLeaf() {
 		return json.Marshal(jsonValue(m.Value))
 	}
@@ -254,4 +257,35 @@ func nonNilInts(s []int) []int {
 func jsonKey(s string) []byte {
 	b, _ := json.Marshal(s)
 	return b
+}
+
+// marshalLazyList writes every entry of a lazy list as a JSON array.
+func marshalLazyList(l *LazyList) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i := 0; i < l.Len; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		v, err := json.Marshal(jsonLazyValue(l.At(i)))
+		if err != nil {
+			return nil, err
+		}
+		b.Write(v)
+	}
+	b.WriteByte(']')
+	return b.Bytes(), nil
+}
+
+// jsonLazyValue is jsonValue for entries of lazy lists, which may be nested
+// arrays ([]any).
+func jsonLazyValue(v any) any {
+	if xs, ok := v.([]any); ok {
+		out := make([]any, len(xs))
+		for i, x := range xs {
+			out[i] = jsonLazyValue(x)
+		}
+		return out
+	}
+	return jsonValue(v)
 }

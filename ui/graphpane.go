@@ -33,13 +33,25 @@ type graphPane struct {
 	status  *widget.Label
 	props   *fyne.Container
 	lineage *widget.Button
+	// nav is the stack of nested graphs opened (If branches, Loop and Scan
+	// bodies); back and crumbs show the way out.
+	nav    *viewmodel.GraphNav
+	back   *widget.Button
+	crumbs *widget.Label
+	navRow *fyne.Container
+	shown  int  // document node id whose properties are shown, -1 for none
+	consts bool // constants drawn as nodes
 	// ready is closed when the latest layout has been shown (or failed).
 	ready      chan struct{}
 	layoutTask *viewmodel.Task
 }
 
 func newGraphPane(dt *docTab) *graphPane {
-	p := &graphPane{dt: dt, dir: graphview.TopToBottom}
+	p := &graphPane{dt: dt, dir: graphview.TopToBottom, shown: -1}
+	p.nav = viewmodel.NewGraphNav(dt.doc.Doc)
+	p.crumbs = widget.NewLabel("")
+	p.crumbs.Truncation = fyne.TextTruncateEllipsis
+	p.back = widget.NewButtonWithIcon("Back", theme.NavigateBackIcon(), p.leave)
 	p.view = graphview.NewGraphView(nil)
 	p.view.OnNodeTapped = p.showNode
 	p.view.OnEdgeTapped = p.showEdge
@@ -81,7 +93,8 @@ func newGraphPane(dt *docTab) *graphPane {
 
 	findBar := container.NewBorder(nil, nil, nil, container.NewHBox(p.count, prev, nextB), p.find)
 	tools := container.NewHBox(consts, dir, p.lineage, zout, zin, one, fit, export)
-	top := container.NewVBox(findBar, container.NewHScroll(tools))
+	p.navRow = container.NewBorder(nil, nil, p.back, nil, p.crumbs)
+	top := container.NewVBox(findBar, container.NewHScroll(tools), p.navRow)
 	side := container.NewBorder(widget.NewLabelWithStyle("Properties", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		nil, nil, nil, container.NewVScroll(p.props))
 	split := container.NewHSplit(container.NewBorder(nil, p.status, nil, nil, p.view), side)
@@ -91,11 +104,54 @@ func newGraphPane(dt *docTab) *graphPane {
 	return p
 }
 
-// rebuild makes the view graph anew (constants folded or shown) and lays
-// it out in the background.
+// rebuild makes the view graph of the current (sub)graph anew, constants
+// folded or shown, and lays it out in the background.
 func (p *graphPane) rebuild(showConsts bool) {
-	p.model = viewmodel.NewGraphModel(p.dt.doc.Doc, showConsts)
+	p.consts = showConsts
+	p.model = viewmodel.NewSubgraphModel(p.dt.doc.Doc, p.nav.Current(), showConsts)
+	p.updateNav()
 	p.load()
+}
+
+// updateNav shows the way back only inside a subgraph.
+func (p *graphPane) updateNav() {
+	if p.nav.Depth() == 0 {
+		p.navRow.Hide()
+	} else {
+		p.crumbs.SetText(strings.Join(p.nav.Path(), "  ›  "))
+		p.navRow.Show()
+	}
+	if p.content != nil { // the bar above the graph changed height
+		p.content.Refresh()
+	}
+}
+
+// enter opens subgraph sub of document node id of the graph shown.
+func (p *graphPane) enter(id, sub int) {
+	if err := p.nav.Enter(id, sub); err != nil {
+		showError(err, p.dt.mw.win)
+		return
+	}
+	p.rebuild(p.consts)
+}
+
+// leave returns to the enclosing graph and selects the node that holds
+// the graph left, once it is laid out again.
+func (p *graphPane) leave() {
+	id := p.nav.Back()
+	if id < 0 {
+		return
+	}
+	p.rebuild(p.consts)
+	ready := p.ready
+	go func() {
+		<-ready
+		fyne.Do(func() {
+			if v := p.model.ViewNode(id); v >= 0 && p.ready == ready {
+				p.goTo(v)
+			}
+		})
+	}()
 }
 
 func (p *graphPane) load() {
@@ -130,6 +186,7 @@ func (p *graphPane) startLayout(layout func(ctx context.Context) (*graphview.Sce
 }
 
 func (p *graphPane) showNode(v int) {
+	p.shown = p.model.DocNode(v)
 	p.setProps(p.model.NodeProperties(v))
 	p.updateLineageButton()
 }
@@ -176,6 +233,10 @@ func (p *graphPane) setProps(sections []viewmodel.PropSection) {
 			}
 			if r.Tensor >= 0 {
 				buttons = append(buttons, widget.NewButton("Inspect", func() { p.dt.inspectTensor(r.Tensor) }))
+			}
+			if r.Subgraph >= 0 {
+				id := p.shown
+				buttons = append(buttons, widget.NewButtonWithIcon("Open", theme.NavigateNextIcon(), func() { p.enter(id, r.Subgraph) }))
 			}
 			if len(buttons) > 0 {
 				cell = container.NewBorder(nil, nil, nil, container.NewHBox(buttons...), value)

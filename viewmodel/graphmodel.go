@@ -28,10 +28,19 @@ type GraphModel struct {
 
 // NewGraphModel builds the view graph for d (which must have a Graph).
 func NewGraphModel(d *formats.Document, showConsts bool) *GraphModel {
-	m := &GraphModel{doc: d, g: d.Graph, showConsts: showConsts}
+	return NewSubgraphModel(d, d.Graph, showConsts)
+}
+
+// NewSubgraphModel builds the view graph of g, d's graph or one nested in
+// it (an If branch, a Loop body); g's values name d's tensors.
+func NewSubgraphModel(d *formats.Document, g *formats.Graph, showConsts bool) *GraphModel {
+	m := &GraphModel{doc: d, g: g, showConsts: showConsts}
 	m.build()
 	return m
 }
+
+// Graph is the document graph this model draws.
+func (m *GraphModel) Graph() *formats.Graph { return m.g }
 
 // ShowConsts reports whether constant producers are drawn as nodes.
 func (m *GraphModel) ShowConsts() bool { return m.showConsts }
@@ -157,16 +166,28 @@ func (m *GraphModel) shapeLabel(v int) string {
 	if v < 0 || v >= len(m.g.Values) {
 		return ""
 	}
-	return joinDims(m.g.Values[v].Shape)
+	val := &m.g.Values[v]
+	return joinNamedDims(val.Shape, val.DimNames)
 }
 
-func joinDims(shape []int) string {
+func joinDims(shape []int) string { return joinNamedDims(shape, nil) }
+
+// joinNamedDims spells a shape "batch×3×224×224": a symbolic dim by its
+// name, a dim of unknown size as "?".
+func joinNamedDims(shape []int, names []string) string {
 	if len(shape) == 0 {
 		return ""
 	}
 	parts := make([]string, len(shape))
 	for i, d := range shape {
-		parts[i] = fmt.Sprint(d)
+		switch {
+		case i < len(names) && names[i] != "":
+			parts[i] = names[i]
+		case d < 0:
+			parts[i] = "?"
+		default:
+			parts[i] = fmt.Sprint(d)
+		}
 	}
 	return strings.Join(parts, "×")
 }
