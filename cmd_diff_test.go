@@ -493,7 +493,9 @@ func TestDiffRealMNISTPair(t *testing.T) {
 	}
 }
 
-// storedOf exports a float32 tensor of a file as raw bytes for NumPy.
+// storedOf exports a tensor of a file, as the tensor core decodes it, as
+// raw float64 for NumPy: for block-quantised types, the values dequantised
+// (the core's decoders are checked against gguf-py in the tensor package).
 func storedOf(t *testing.T, path, name string) storedTensor {
 	t.Helper()
 	doc, status := openDocument(path, os.Stderr)
@@ -502,18 +504,51 @@ func storedOf(t *testing.T, path, name string) storedTensor {
 	}
 	defer doc.Close()
 	e := doc.Tensor(name)
+	if e == nil {
+		t.Fatalf("%s has no tensor %q", path, name)
+	}
 	x, err := e.Load(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if x.DType() != tensor.Float32 {
-		t.Fatalf("%s is %s", name, x.DType())
-	}
-	raw, err := x.ContiguousBytes(t.Context())
-	if err != nil {
+	v := make([]float64, x.Len())
+	if err := x.ReadFloat64s(0, v); err != nil {
 		t.Fatal(err)
 	}
-	return storedTensor{Name: name, Kind: "f4", Shape: x.Shape(), Raw: append([]byte(nil), raw...)}
+	raw := make([]byte, 8*len(v))
+	for i, f := range v {
+		binary.LittleEndian.PutUint64(raw[8*i:], math.Float64bits(f))
+	}
+	return storedTensor{Name: name, Kind: "f8", Shape: x.Shape(), Raw: raw}
+}
+
+// The synthetic F32 model against its quantisations (GGUF block types):
+// every figure of every pair against NumPy over the decoded values.
+func TestDiffGGUFQuantisations(t *testing.T) {
+	dir := samples.Dir(t, "gguf/quantized-llama.cpp")
+	f32 := filepath.Join(dir, "synth-llama256-F32.gguf")
+	for _, q := range []string{"Q4_K_M", "Q4_0-mix", "IQ2_XXS"} {
+		quant := filepath.Join(dir, "synth-llama256-"+q+".gguf")
+		got, code := diffJSONOf(t, f32, quant)
+		if code != 1 || len(got.Pairs) == 0 || len(got.OnlyA)+len(got.OnlyB) != 0 {
+			t.Fatalf("%s: exit %d, %d pairs, only %v %v", q, code, len(got.Pairs), got.OnlyA, got.OnlyB)
+		}
+		var pairs [][2]storedTensor
+		quantised := 0
+		for _, p := range got.Pairs {
+			pairs = append(pairs, [2]storedTensor{storedOf(t, f32, p.Name), storedOf(t, quant, p.Name)})
+			if p.DTypeB != "float32" {
+				quantised++
+			}
+		}
+		if quantised == 0 {
+			t.Errorf("%s: no quantised tensor among %d pairs", q, len(got.Pairs))
+		}
+		want := referenceFigures(t, 1e-5, 1e-8, pairs)
+		for i := range got.Pairs {
+			checkAgainstNumPy(t, got.Pairs[i], want[i])
+		}
+	}
 }
 
 // Two models whose graphs differ: a node removed, one added, one with
