@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -98,6 +99,19 @@ func TestGoldenComparisonTab(t *testing.T) {
 	tab.pair.body.SelectIndex(1)
 	test.AssertRendersToImage(t, "compare_histograms.png", win.Canvas())
 
-	tab.panes.SelectIndex(1)
+	tab.panes.SelectIndex(2)
+	select {
+	case <-tab.graph.laidOut:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the combined graph was not laid out")
+	}
 	test.AssertRendersToImage(t, "compare_graph_changes.png", win.Canvas())
+
+	// Tapping the changed convolution shows both versions of its attributes.
+	tab.graph.view.Select(1)
+	tab.graph.view.OnNodeTapped(1)
+	if got := tab.graph.props.Text; !strings.Contains(got, "conv — changed") || !strings.Contains(got, "≠ kernel_h: A 3, B 5") {
+		t.Errorf("properties of conv: %q", got)
+	}
+	test.AssertRendersToImage(t, "compare_graph_node.png", win.Canvas())
 }

@@ -147,5 +147,8 @@ func (t *compareTab) updateProgress() {
 // close stops the comparison's work and closes its files.
 func (t *compareTab) close() {
 	t.c.OnChange = nil
+	if t.graph != nil {
+		t.graph.close()
+	}
 	t.c.Close()
 }
