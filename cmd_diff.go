@@ -16,7 +16,7 @@ import (
 	"tensorscope/viewmodel"
 )
 
-func init() { commands["diff"] = runDiff }
+func init() { register("diff", runDiff) }
 
 const diffUsage = "tensorscope diff [--json] [--rtol R] [--atol A] [--map OLD=NEW ...] A B"
 
@@ -210,7 +210,7 @@ func startDiffProgress(stderr io.Writer, total int64) *diffProgress {
 		printed := false
 		for {
 			done := p.finished.Load() + p.current.Load()
-			line := fmt.Sprintf("tensorscope diff: compared %d%% of %s", done*100/max(total, 1), humanBytes(total))
+			line := fmt.Sprintf("tensorscope diff: compared %d%% of %s", done*100/max(total, 1), viewmodel.FormatBytes(total))
 			if terminal {
 				fmt.Fprintf(stderr, "\r%s", line)
 				printed = true
@@ -346,10 +346,10 @@ func writeDiffRow(w io.Writer, f *viewmodel.PairFigures) {
 	if f.DTypeB != f.DTypeA {
 		dtype += "/" + f.DTypeB.String()
 	}
-	shape := shapeText(f.ShapeA)
+	shape := viewmodel.FormatDims(f.ShapeA)
 	if !f.Compared() {
 		if f.NotCompared == "shapes differ" {
-			shape += "/" + shapeText(f.ShapeB)
+			shape += "/" + viewmodel.FormatDims(f.ShapeB)
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\tnot compared: %s\n", f.Name, dtype, shape, oneLine(f.NotCompared))
 		return

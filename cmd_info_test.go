@@ -159,7 +159,7 @@ func TestInfoHuman(t *testing.T) {
 		"DataCode .nn model (nn), version 1",
 		"total params      101770",
 		"layer1  Linear  128→10   1290",
-		"layer0.weight  float32  [128,784]  weight  1536",
+		"layer0.weight  float32  [128, 784]  weight  1536",
 		"ops: Linear 2, ReLU 1",
 		"Stage 1 loss: loss 0.3714 → 0.08064",
 		"Warnings: 0",

@@ -15,10 +15,11 @@ import (
 	"tensorscope/viewmodel"
 )
 
-func init() { commands["render"] = runRender }
+func init() { register("render", runRender) }
 
 const renderUsage = "tensorscope render FILE --view heatmap|histogram|graph|window|diff [--with B] [--tensor NAME] [--axes R,C] " +
-	"[--index AXIS=I ...] [--colormap NAME] [--range auto|sym|LO,HI] [--bins N] [--diff absolute|relative] [--size WxH] --out OUT.png"
+	"[--index AXIS=I ...] [--colormap NAME] [--range auto|sym|LO,HI] [--bins N] [--direction tb|lr] [--constants] [--select NODE] " +
+	"[--diff absolute|relative] [--size WxH] --out OUT.png"
 
 // Limits of --size: large enough for any screen, small enough that the
 // software painter's canvas stays a few hundred megabytes.
@@ -64,6 +65,13 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	with := c.flags.String("with", "", "--view diff: the file B whose tensor --tensor is compared with FILE's")
 	compare := viewmodel.DefaultCompareSettings()
 	c.flags.Func("diff", "--view diff: what A−B shows, absolute (a − b) or relative ((a − b)/|a|) (default absolute)", compare.SetDiff)
+	graph := viewmodel.DefaultGraphSettings()
+	c.flags.Func("direction", "graph direction: "+strings.Join(viewmodel.GraphDirectionKeys, ", ")+" (default tb)", graph.SetDirection)
+	c.flags.BoolFunc("constants", "draw constant nodes instead of folding them into their consumers", func(string) error {
+		graph.ShowConstants = true
+		return nil
+	})
+	selectNode := c.flags.String("select", "", "the graph node to select (by name)")
 	pos, status, ok := c.parse(args, stdout, stderr)
 	if !ok {
 		return status
@@ -114,6 +122,11 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		return ""
 	}
 	inspectorFlags := []string{"tensor", "axes", "index", "colormap", "range", "bins", "reduce", "log", "plane", "dequant"}
+	if *view != headless.ViewGraph {
+		if f := given("direction", "constants", "select"); f != "" {
+			return c.usageError(stderr, "%s applies to --view graph", f)
+		}
+	}
 	switch *view {
 	case headless.ViewGraph:
 		if f := given(inspectorFlags...); f != "" {
@@ -149,7 +162,13 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if err := refuseOverwrite(path, *out); err != nil {
 		return c.usageError(stderr, "%v", err)
 	}
-	opt := headless.Options{View: *view, Width: w, Height: h, Dark: *dark, Tensor: -1, Settings: settings, Compare: compare}
+	if *selectNode != "" {
+		if err := graph.SelectNamed(doc, *selectNode); err != nil {
+			return fileError(stderr, path, err)
+		}
+	}
+	opt := headless.Options{View: *view, Width: w, Height: h, Dark: *dark, Tensor: -1, Settings: settings, Graph: &graph,
+		Compare: compare}
 	if *with != "" {
 		docB, status := openDocument(*with, stderr)
 		if docB == nil {

@@ -74,6 +74,7 @@ func computeStats(ctx context.Context, t *Tensor, meter *progressMeter) (Stats, 
 		return func(c int) error {
 			w.cur = &parts[c]
 			lo, hi := plan.bounds(c)
+			t.prefault(&l, lo, hi)
 			return steps(ctx, lo, hi, meter, w.reader.read)
 		}
 	})

@@ -5,7 +5,7 @@ import "math/bits"
 // unitReader decodes elements of a packed tensor, addressed by element
 // number from the unit at origin. Contiguous runs decode whole units
 // straight into the destination. Partial units at a run's ends, and every
-// element of a strided walk, come from a small direct-mapped cache of
+// element of a strided walk, come from a small set-associative cache of
 // decoded units: a walk along a row with a stride decodes each unit once,
 // and a walk down a column of q4_k that comes back for the next column
 // (ChannelStats over columns, a transposed table) finds the units of the
@@ -20,8 +20,10 @@ type unitReader struct {
 	decodeUnits func(dst []float32, src []byte)
 	swap        func(unit []byte) // big-endian block units, or nil
 
-	vals    []float32 // unitCacheSlots decoded units, slot s at vals[s·UnitElems:]
+	vals    []float32 // decoded units, slot s at vals[s·UnitElems:]
+	setBits uint      // log2 of the number of sets of two slots
 	tags    []int     // the unit in each slot, −1 for none
+	older   []uint8   // per set of two slots: which one to replace next
 	scratch []byte    // a unit's bytes when they must be copied first
 }
 
@@ -32,7 +34,11 @@ const (
 	unitCacheSlots = 1 << unitCacheShift
 )
 
-func newUnitReader(t *Tensor) *unitReader {
+// newUnitReader returns a reader of t's elements whose cache holds
+// 2^(setBits+1) units: unitCacheShift−1 for the kernels, 0 for a reader that
+// reads one element (Float64At), which then allocates one unit's worth
+// instead of 64.
+func newUnitReader(t *Tensor, setBits uint) *unitReader {
 	ue := t.dtype.UnitElems()
 	if ue&(ue-1) != 0 {
 		panic("tensor: unit of " + t.dtype.String() + " is not a power of two")
@@ -44,8 +50,10 @@ func newUnitReader(t *Tensor) *unitReader {
 		shift:       uint(bits.TrailingZeros(uint(ue))),
 		mask:        ue - 1,
 		decodeUnits: unitDecoders[t.dtype],
-		vals:        make([]float32, unitCacheSlots*ue),
-		tags:        make([]int, unitCacheSlots),
+		vals:        make([]float32, 2<<setBits*ue),
+		tags:        make([]int, 2<<setBits),
+		older:       make([]uint8, 1<<setBits),
+		setBits:     setBits,
 	}
 	for i := range r.tags {
 		r.tags[i] = -1
@@ -76,18 +84,32 @@ func (r *unitReader) unitBytes(u int) []byte {
 }
 
 // unit returns the decoded values of unit u, from the cache or decoded
-// into it.
+// into it. The cache is two-way set-associative: a unit may sit in either
+// slot of its set, and a miss replaces the one used less recently, so that
+// two units of one walk that hash alike do not evict each other in turn.
 func (r *unitReader) unit(u int) []float32 {
 	// Fibonacci hashing: units a power of two apart (one per row of a
-	// column walk) must not all fall into the same few slots.
-	slot := int(uint64(u) * 0x9e3779b97f4a7c15 >> (64 - unitCacheShift))
-	ue := r.mask + 1
-	vals := r.vals[slot*ue : slot*ue+ue]
-	if r.tags[slot] != u {
-		r.decodeUnits(vals, r.unitBytes(u))
+	// column walk) must not all fall into the same few sets.
+	set := int(uint64(u) * 0x9e3779b97f4a7c15 >> (64 - r.setBits) & (1<<r.setBits - 1))
+	slot := 2 * set
+	switch {
+	case r.tags[slot] == u:
+		r.older[set] = 1
+	case r.tags[slot+1] == u:
+		slot++
+		r.older[set] = 0
+	default:
+		slot += int(r.older[set])
+		r.older[set] ^= 1
+		r.decodeUnits(r.slotVals(slot), r.unitBytes(u))
 		r.tags[slot] = u
 	}
-	return vals
+	return r.slotVals(slot)
+}
+
+func (r *unitReader) slotVals(slot int) []float32 {
+	ue := r.mask + 1
+	return r.vals[slot*ue : slot*ue+ue]
 }
 
 // decode writes the values of elements e, e+stride, ... into dst.

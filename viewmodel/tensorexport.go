@@ -263,7 +263,7 @@ func WriteTSR(ctx context.Context, w io.Writer, t *tensor.Tensor) (note string, 
 		note = "written as TSR4, which stores 4 dims"
 		if t.Rank() < 4 {
 			note = fmt.Sprintf("written as TSR4, which stores 4 dims: shape %s is stored as %s",
-				shapeString(t.Shape()), shapeString(padShape(t.Shape(), 4)))
+				FormatDims(t.Shape()), FormatDims(padShape(t.Shape(), 4)))
 		}
 		return note, ctx.Err()
 	}
@@ -290,14 +290,6 @@ func padShape(shape []int, rank int) []int {
 		out = append(out, 1)
 	}
 	return append(out, shape...)
-}
-
-func shapeString(shape []int) string {
-	parts := make([]string, len(shape))
-	for i, d := range shape {
-		parts[i] = strconv.Itoa(d)
-	}
-	return "[" + strings.Join(parts, ",") + "]"
 }
 
 // TensorPlane returns the 2-D view of t that the inspector's heatmap would

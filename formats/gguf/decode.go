@@ -65,6 +65,7 @@ func addTensors(doc *formats.Document, h *header, storage func() (*tensor.Storag
 			e.SetLoader(loader(e.Offset, ti, h.order, storage))
 		}
 		doc.Tensors = append(doc.Tensors, e)
+		doc.Tensors = append(doc.Tensors, quantViews(e)...)
 	}
 }
 

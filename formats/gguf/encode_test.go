@@ -47,10 +47,11 @@ func TestWriteHeaderRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(doc.Warnings) != 0 || len(doc.Tensors) != 2 {
-		t.Fatalf("%v %d", doc.Warnings, len(doc.Tensors))
+	files := fileTensors(doc)
+	if len(doc.Warnings) != 0 || len(files) != 2 {
+		t.Fatalf("%v %d", doc.Warnings, len(files))
 	}
-	a := doc.Tensors[0]
+	a := files[0]
 	if a.DType != tensor.GGMLQ4_K || a.Shape[0] != 2 || a.Shape[1] != 256 || a.Offset != offs[0] || a.NBytes != 288 {
 		t.Errorf("a: %+v", a)
 	}

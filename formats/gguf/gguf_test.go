@@ -67,7 +67,7 @@ func TestEverySampleOpens(t *testing.T) {
 		if len(doc.Warnings) > 0 && !strings.Contains(p, "00002-of") {
 			t.Errorf("%s: warnings %v", p, doc.Warnings)
 		}
-		for _, e := range doc.Tensors {
+		for _, e := range fileTensors(doc) {
 			if !e.HasData() {
 				t.Errorf("%s: tensor %s has no data: %s", p, e.Name, e.Note)
 			}
@@ -146,8 +146,8 @@ func TestEveryValueType(t *testing.T) {
 func TestSplitSet(t *testing.T) {
 	first := samplePath(t, "quantized-llama.cpp/split/synth-llama256-IQ1_S-00001-of-00002.gguf")
 	doc := open(t, first)
-	if len(doc.Tensors) != 12 || len(doc.Warnings) != 0 {
-		t.Fatalf("%d tensors, warnings %v", len(doc.Tensors), doc.Warnings)
+	if len(fileTensors(doc)) != 12 || len(doc.Warnings) != 0 {
+		t.Fatalf("%d tensors, warnings %v", len(fileTensors(doc)), doc.Warnings)
 	}
 	shards := doc.Shards()
 	if len(shards) != 1 || shards[0].Mapped() {
@@ -173,9 +173,9 @@ func TestSplitSet(t *testing.T) {
 	lone := filepath.Join(dir, filepath.Base(first))
 	os.WriteFile(lone, data, 0o644)
 	doc2 := open(t, lone)
-	if len(doc2.Tensors) != 6 || len(doc2.Warnings) != 2 ||
+	if len(fileTensors(doc2)) != 6 || len(doc2.Warnings) != 2 ||
 		!strings.Contains(doc2.Warnings[0].Message, "missing") {
-		t.Errorf("lone shard: %d tensors, warnings %v", len(doc2.Tensors), doc2.Warnings)
+		t.Errorf("lone shard: %d tensors, warnings %v", len(fileTensors(doc2)), doc2.Warnings)
 	}
 }
 
@@ -260,4 +260,52 @@ func equalInts(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+// fileTensors leaves out the derived views of quantised tensors.
+func fileTensors(doc *formats.Document) []*formats.TensorEntry {
+	var out []*formats.TensorEntry
+	for _, e := range doc.Tensors {
+		if e.Role != formats.RoleDerived {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func TestQuantViewsListed(t *testing.T) {
+	doc := open(t, samplePath(t, "quantized-llama.cpp/synth-llama256-Q4_K_M.gguf"))
+	want := map[string][]int{
+		"blk.0.attn_q.weight ▸ scales":           {256, 1},
+		"blk.0.attn_q.weight ▸ mins":             {256, 1},
+		"blk.0.attn_q.weight ▸ sub-block scales": {256, 8},
+		"blk.0.attn_q.weight ▸ sub-block mins":   {256, 8},
+		"blk.0.attn_q.weight ▸ codes":            {256, 256},
+		"output.weight ▸ sub-block scales":       {512, 16},
+	}
+	for name, shape := range want {
+		e := doc.Tensor(name)
+		if e == nil || !equalInts(e.Shape, shape) || e.Role != formats.RoleDerived {
+			t.Errorf("%s: %+v", name, e)
+			continue
+		}
+		x, err := e.Load(context.Background())
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if !equalInts(x.Shape(), shape) {
+			t.Errorf("%s loads as %v", name, x.Shape())
+		}
+	}
+	if doc.Tensor("output_norm.weight ▸ scales") != nil {
+		t.Error("float32 tensors have no scales")
+	}
+	// The scales view is the blocks' float16 d fields, read in place.
+	e := doc.Tensor("token_embd.weight")
+	s, _ := doc.Tensor("token_embd.weight ▸ scales").Load(context.Background())
+	d := binary.LittleEndian.Uint16(doc.Bytes()[e.Offset+144*3:])
+	if v, _ := s.Float64At([]int{3, 0}); float32(v) != tensor.Float16ToFloat32(d) {
+		t.Errorf("scale of block 3: %g, file has %g", v, tensor.Float16ToFloat32(d))
+	}
 }

@@ -153,7 +153,12 @@ func (r *reader) lazyArray(elem uint32, n, start int64, depth int, what string) 
 		if r.err != nil {
 			return nil
 		}
-		list.At = func(i int) any { return at(offsets[i]).str(what) }
+		// Checked while indexing: read the bytes directly.
+		list.At = func(i int) any {
+			off := offsets[i]
+			n := int64(order.Uint64(data[off:]))
+			return string(data[off+8 : off+8+n])
+		}
 		return list
 	}
 	for i := range offsets {

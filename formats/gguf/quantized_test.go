@@ -46,7 +46,7 @@ func TestQuantisedAgainstF32Source(t *testing.T) {
 			continue
 		}
 		doc := open(t, f)
-		for _, e := range doc.Tensors {
+		for _, e := range fileTensors(doc) {
 			if e.DType == tensor.Float32 {
 				continue
 			}

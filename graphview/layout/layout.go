@@ -99,8 +99,10 @@ func (r *run) layout() *Result {
 		checkpoint(r.ctx)
 		boxes[c] = r.component(compNodes[c], compEdges[c])
 	}
+	checkpoint(r.ctx)
 	r.selfLoops()
 	r.pack(compNodes, compEdges, boxes)
+	checkpoint(r.ctx)
 	r.finish()
 	return r.res
 }
@@ -129,6 +131,7 @@ func (r *run) component(nodes, edges []int32) Rect {
 	}
 	reversed := make([]bool, m)
 	breakCycles(n, from, to, reversed)
+	checkpoint(r.ctx)
 	for i := range from {
 		if reversed[i] {
 			from[i], to[i] = to[i], from[i]
@@ -136,6 +139,7 @@ func (r *run) component(nodes, edges []int32) Rect {
 		}
 	}
 	layer, layers := assignLayers(n, from, to)
+	checkpoint(r.ctx)
 	res.Stats.Layers = max(res.Stats.Layers, layers)
 
 	width := make([]float64, n)
@@ -166,10 +170,12 @@ func (r *run) component(nodes, edges []int32) Rect {
 	lg := newLayered(n, uf, ut, layer, layers, width, height)
 	lg.ctx = r.ctx
 	res.Stats.Dummies += lg.nv - n
+	checkpoint(r.ctx)
 	baseline, final := order(lg)
 	res.Stats.BaselineCrossings += baseline
 	res.Stats.Crossings += final
 	x := assignX(lg, r.opt.NodeSep, r.opt.EdgeSep)
+	checkpoint(r.ctx)
 
 	// Layer bands: each as tall as its tallest node; gaps fit edge labels.
 	bandH := make([]float64, layers)
@@ -212,6 +218,9 @@ func (r *run) component(nodes, edges []int32) Rect {
 		laneEdge[i] = -1
 	}
 	for i, e := range edges {
+		if i%4096 == 4095 {
+			checkpoint(r.ctx)
+		}
 		start := int32(len(r.pts))
 		r.routeStart[e] = start
 		a, b := from[i], to[i]
