@@ -122,9 +122,9 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		return ""
 	}
 	inspectorFlags := []string{"tensor", "axes", "index", "colormap", "range", "bins", "reduce", "log", "plane", "dequant"}
-	if *view != headless.ViewGraph {
+	if *view != headless.ViewGraph && *view != headless.ViewWindow {
 		if f := given("direction", "constants", "select"); f != "" {
-			return c.usageError(stderr, "%s applies to --view graph", f)
+			return c.usageError(stderr, "%s applies to --view graph (or window)", f)
 		}
 	}
 	switch *view {
@@ -161,6 +161,9 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	defer doc.Close()
 	if err := refuseOverwrite(path, *out); err != nil {
 		return c.usageError(stderr, "%v", err)
+	}
+	if f := given("direction", "constants"); f != "" && doc.Graph == nil {
+		return fileError(stderr, path, fmt.Errorf("%s: this %s has no graph", f, doc.FormatName))
 	}
 	if *selectNode != "" {
 		if err := graph.SelectNamed(doc, *selectNode); err != nil {

@@ -88,6 +88,7 @@ func TestRenderViews(t *testing.T) {
 		{[]string{"render", wave, "--view", "histogram", "--bins", "40", "--log", "--plane", "--range", "-0.5,0.5", "--size", "320X240"}, 320, 240},
 		{[]string{"render", cnn, "--view", "graph", "--dark", "--size", "200x600"}, 200, 600},
 		{[]string{"render", cnn, "--view", "graph", "--direction", "lr", "--constants", "--select", "stem_conv", "--size", "600x200"}, 600, 200},
+		{[]string{"render", cnn, "--view", "window", "--direction", "lr", "--select", "stem_conv"}, 1280, 820},
 		{[]string{"render", cnn, "--view", "window"}, 1280, 820},
 		{[]string{"render", cnn, "--view", "window", "--tensor", "stem_conv.weight", "--colormap", "gray", "--size", "1000x900"}, 1000, 900},
 		{[]string{"render", "--size", "900x830", "--view", "window", wave}, 900, 830},

@@ -49,6 +49,15 @@ func (mw *MainWindow) Inspect(i int) {
 	}
 }
 
+// ApplyGraphSettings gives the current tab's Graph pane settings s (see
+// viewmodel.GraphSettings); it lays the graph out again. A tab without a
+// graph ignores them.
+func (mw *MainWindow) ApplyGraphSettings(s viewmodel.GraphSettings) {
+	if dt := mw.current(); dt != nil && dt.graph != nil {
+		dt.graph.Apply(s)
+	}
+}
+
 // GraphReady returns a channel that is closed once the current tab's
 // graph has been laid out and shown, or failed to; it is closed already
 // for a tab without a graph.

@@ -149,12 +149,18 @@ func (in *Inspector) SetFixed(axis, index int) error {
 // Colormap is the heatmap's colour map.
 func (in *Inspector) Colormap() *Colormap { return in.heat.cmap }
 
-// SetColormap chooses a colour map by name.
-func (in *Inspector) SetColormap(name string) {
-	if c := ColormapByName(name); c != nil && c != in.heat.cmap {
-		in.heat.cmap = c
+// SetColormap chooses a colour map by name, read as
+// InspectorSettings.SetColormap reads it.
+func (in *Inspector) SetColormap(name string) error {
+	var s InspectorSettings
+	if err := s.SetColormap(name); err != nil {
+		return err
+	}
+	if s.Colormap != in.heat.cmap {
+		in.heat.cmap = s.Colormap
 		in.recolour()
 	}
+	return nil
 }
 
 // Range returns the colour range mode and the manual bounds.

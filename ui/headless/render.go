@@ -55,7 +55,7 @@ type Options struct {
 	Settings viewmodel.InspectorSettings
 	// Graph are the graph view's settings, made with
 	// viewmodel.DefaultGraphSettings and its setters; nil means the
-	// defaults. The graph view shows them.
+	// defaults. The graph view and a model's window show them.
 	Graph *viewmodel.GraphSettings
 	// With is file B of ViewDiff, and Compare its settings (the plane and
 	// colours of A and B, and the difference), made with
@@ -324,6 +324,9 @@ func (h *headless) renderWindow(ctx context.Context, doc *formats.Document, opt 
 	}
 	d.Inspector.Apply(opt.Settings)
 	mw.AddTab(d)
+	if opt.Graph != nil {
+		mw.ApplyGraphSettings(*opt.Graph)
+	}
 	// The graph is laid out first, so that the order in which results
 	// arrive cannot differ between runs.
 	graph := mw.GraphReady()

@@ -429,6 +429,20 @@ func TestRenderGraphSettingsTakeEffect(t *testing.T) {
 			t.Errorf("graph settings %s drew the default graph", name)
 		}
 	}
+	// A model's window shows its Graph pane with the settings too.
+	win := Options{View: ViewWindow, Width: 1000, Height: 700, Tensor: -1}
+	defWin, err := Render(context.Background(), cnn, win)
+	if err != nil {
+		t.Fatal(err)
+	}
+	win.Graph = &lr
+	lrWin, err := Render(context.Background(), cnn, win)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := differentPixels(defWin, lrWin); n == 0 {
+		t.Error("a left-to-right graph drew the default window")
+	}
 }
 
 func TestRenderErrors(t *testing.T) {
