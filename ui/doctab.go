@@ -23,6 +23,11 @@ type docTab struct {
 	tensors   *tensorPane
 	graph     *graphPane // nil for formats without a graph
 	cancelled bool       // closed before the file finished opening
+
+	// opening animates the tab while its file decodes. Its animation runs
+	// until stopped, even after the tab's content is replaced: a bar left
+	// running redraws the window 20 times a second for good.
+	opening *widget.ProgressBarInfinite
 }
 
 // newPendingTab is the tab of a file still being decoded.
@@ -30,13 +35,22 @@ func newPendingTab(mw *MainWindow, name string) *docTab {
 	bar := widget.NewProgressBarInfinite()
 	msg := widget.NewLabelWithStyle("Opening "+name+"…", fyne.TextAlignCenter, fyne.TextStyle{})
 	content := container.NewCenter(container.NewVBox(msg, container.NewGridWrap(fyne.NewSize(300, bar.MinSize().Height), bar)))
-	return &docTab{mw: mw, item: container.NewTabItem(name, content)}
+	return &docTab{mw: mw, item: container.NewTabItem(name, content), opening: bar}
 }
 
 // setDoc fills a pending tab with its opened document.
 func (dt *docTab) setDoc(d *viewmodel.Doc) {
+	dt.stopOpening()
 	dt.doc = d
 	dt.rebuild()
+}
+
+// stopOpening ends the "Opening…" animation once it is no longer shown.
+func (dt *docTab) stopOpening() {
+	if dt.opening != nil {
+		dt.opening.Stop()
+		dt.opening = nil
+	}
 }
 
 // rebuild makes the panes anew for the current document (after a reload).

@@ -160,6 +160,7 @@ func (mw *MainWindow) closeTab(dt *docTab) {
 }
 
 func (mw *MainWindow) removeTab(dt *docTab) {
+	dt.stopOpening()
 	mw.tabs.Remove(dt.item)
 	for i, t := range mw.docTabs {
 		if t == dt {
