@@ -18,6 +18,7 @@ import (
 type docTab struct {
 	mw        *MainWindow
 	doc       *viewmodel.Doc // nil while the file is opening
+	path      string         // the file on disk; "" for in-memory documents
 	item      *container.TabItem
 	panes     *container.AppTabs
 	tensors   *tensorPane
@@ -53,9 +54,13 @@ func (dt *docTab) stopOpening() {
 	}
 }
 
-// rebuild makes the panes anew for the current document (after a reload).
+// rebuild makes the panes anew for the current document. After a reload
+// the user keeps their place: the pane and inspector tab shown, the
+// inspected tensor (the viewmodel keeps it), and the graph's settings,
+// selection and viewport.
 func (dt *docTab) rebuild() {
 	d := dt.doc
+	oldPanes, oldTensors, oldGraph := dt.panes, dt.tensors, dt.graph
 	dt.tensors = newTensorPane(dt.mw.win, d)
 	dt.panes = container.NewAppTabs(
 		container.NewTabItem("Tensors", dt.tensors.content),
@@ -64,13 +69,28 @@ func (dt *docTab) rebuild() {
 	)
 	dt.graph = nil
 	if d.Doc.Graph != nil {
-		dt.graph = newGraphPane(dt)
+		dt.graph = newGraphPane(dt, oldGraph)
 		dt.panes.Append(container.NewTabItem("Graph", dt.graph.content))
 		dt.panes.SelectIndex(3) // a model's graph is what people open it for
+	}
+	if oldPanes != nil {
+		dt.keepPlace(oldPanes, oldTensors)
 	}
 	dt.item.Content = container.NewBorder(warningsStrip(dt.mw.win, d), nil, nil, nil, dt.panes)
 	dt.item.Text = d.Title()
 	dt.mw.tabs.Refresh()
+}
+
+// keepPlace shows the same pane and inspector tab as the panes being
+// replaced, and selects the inspected tensor's row in the list.
+func (dt *docTab) keepPlace(oldPanes *container.AppTabs, oldTensors *tensorPane) {
+	if i := oldPanes.SelectedIndex(); i >= 0 && i < len(dt.panes.Items) {
+		dt.panes.SelectIndex(i)
+	}
+	dt.tensors.inspector.tabs.SelectIndex(oldTensors.inspector.tabs.SelectedIndex())
+	if i := dt.doc.Inspector.Index(); i >= 0 {
+		dt.tensors.selectTensor(i)
+	}
 }
 
 // close stops background work of the tab.

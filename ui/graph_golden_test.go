@@ -25,7 +25,7 @@ func graphPaneFor(t *testing.T, name string, data []byte, w, h float32) (*graphP
 	d := openFixture(t, q, name, data)
 	win := test.NewTempWindow(t, nil)
 	dt := &docTab{mw: &MainWindow{win: win}, doc: d}
-	p := newGraphPane(dt)
+	p := newGraphPane(dt, nil)
 	// The test driver runs fyne.Do on the calling goroutine, so the layout
 	// must finish before the window lays out and draws.
 	select {

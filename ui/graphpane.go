@@ -36,7 +36,10 @@ type graphPane struct {
 	ready chan struct{}
 }
 
-func newGraphPane(dt *docTab) *graphPane {
+// newGraphPane makes the graph pane of dt's document. from is the pane it
+// replaces after a reload (nil at first): its direction, constants toggle,
+// find text, selection, highlight and viewport carry over.
+func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	p := &graphPane{dt: dt, dir: graphview.TopToBottom}
 	p.view = graphview.NewGraphView(nil)
 	p.view.OnNodeTapped = p.showNode
@@ -52,9 +55,19 @@ func newGraphPane(dt *docTab) *graphPane {
 	p.count = widget.NewLabel("")
 	prev := widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { p.next(-1) })
 	nextB := widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { p.next(1) })
-	consts := widget.NewCheck("Show constants", func(on bool) { p.rebuild(on) })
+	consts := widget.NewCheck("Show constants", nil)
 	dir := widget.NewSelect([]string{"Top to bottom", "Left to right"}, nil)
 	dir.SetSelectedIndex(0)
+	var place *graphPlace
+	if from != nil {
+		place = from.capture()
+		consts.SetChecked(from.model.ShowConsts())
+		p.dir = from.dir
+		if p.dir == graphview.LeftToRight {
+			dir.SetSelectedIndex(1)
+		}
+	}
+	consts.OnChanged = func(on bool) { p.rebuild(on) }
 	dir.OnChanged = func(string) {
 		p.dir = graphview.TopToBottom
 		if dir.SelectedIndex() == 1 {
@@ -85,21 +98,32 @@ func newGraphPane(dt *docTab) *graphPane {
 	split := container.NewHSplit(container.NewBorder(nil, p.status, nil, nil, p.view), side)
 	split.Offset = 0.72
 	p.content = container.NewBorder(top, nil, nil, nil, split)
-	p.rebuild(false)
+	p.model = viewmodel.NewGraphModel(p.dt.doc.Doc, consts.Checked)
+	if from != nil {
+		p.find.SetText(from.find.Text)
+	}
+	p.setProps(nil)
+	p.layOut(place, true)
 	return p
 }
 
 // rebuild makes the view graph anew (constants folded or shown) and lays
-// it out in the background.
+// it out in the background, keeping the selected node in view.
 func (p *graphPane) rebuild(showConsts bool) {
+	place := p.capture() // in the old model's node numbering
 	p.model = viewmodel.NewGraphModel(p.dt.doc.Doc, showConsts)
-	p.load()
+	p.layOut(place, false)
 }
 
-func (p *graphPane) load() {
+// load lays the graph out again (another direction), keeping the
+// selection, highlight and properties panel.
+func (p *graphPane) load() { p.layOut(p.capture(), false) }
+
+// layOut lays the view graph out in the background and then restores
+// place (see restore).
+func (p *graphPane) layOut(place *graphPlace, sameLayout bool) {
 	g := p.model.View()
 	p.status.SetText(fmt.Sprintf("Laying out %d nodes…", len(g.Nodes)))
-	p.setProps(nil)
 	ready := make(chan struct{})
 	p.ready = ready
 	p.view.Load(g, graphview.SceneOptions{Direction: p.dir}, func(s *graphview.Scene, err error) {
@@ -115,6 +139,7 @@ func (p *graphPane) load() {
 		}
 		p.status.SetText(text)
 		p.search()
+		p.restore(place, sameLayout)
 	})
 }
 

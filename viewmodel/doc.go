@@ -25,10 +25,12 @@ func newDoc(post Poster, d *formats.Document, src Source) *Doc {
 	return doc
 }
 
-// replace installs a (re)loaded document, keeping the user's filter and
-// sort where they still make sense.
+// replace installs a (re)loaded document, keeping the user's filter, sort
+// and inspected tensor (with its plane, sliders and zoom) where they still
+// make sense.
 func (d *Doc) replace(fd *formats.Document) {
 	old := d.Doc
+	place := d.Inspector.place()
 	d.Doc = fd
 	if d.Tensors == nil {
 		d.Tensors = NewTensorList(fd.Tensors)
@@ -41,6 +43,7 @@ func (d *Doc) replace(fd *formats.Document) {
 		d.Inspector.OnChange = nil
 		closeAfter(old, d.Inspector.Close())
 		d.Inspector.Clear()
+		d.Inspector.restorePlace(place, fd.Tensors)
 	}
 }
 

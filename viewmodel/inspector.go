@@ -48,6 +48,10 @@ type Inspector struct {
 	// cancelled ones included: they may still be reading the tensor's
 	// storage, so Close hands them all to whoever unmaps it.
 	started []*Task
+
+	// pendingPlace is applied when the tensor being loaded arrives: the
+	// plane and zoom the user had before a reload.
+	pendingPlace *tensorPlace
 }
 
 // NewInspector returns an empty inspector posting through post.
@@ -68,6 +72,7 @@ func (in *Inspector) Show(index int, e *formats.TensorEntry) {
 		return
 	}
 	in.stopAll()
+	in.pendingPlace = nil
 	in.index, in.entry = index, e
 	in.err, in.raw, in.shown = nil, nil, nil
 	in.summary = summaryResult{}
@@ -118,6 +123,7 @@ func (in *Inspector) load() {
 		}
 		in.raw, in.shown = ts[0], ts[1]
 		in.heat.setTensor(in.shown)
+		in.applyPendingPlace()
 		in.changed(ChangedTensor)
 		in.startSummary()
 		in.startHeatmap()

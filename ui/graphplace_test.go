@@ -1,0 +1,64 @@
+package ui
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"tensorscope/graphview"
+	"tensorscope/internal/samples"
+)
+
+func waitReady(t *testing.T, p *graphPane) {
+	t.Helper()
+	select {
+	case <-p.ready:
+	case <-time.After(20 * time.Second):
+		t.Fatal("graph layout did not finish")
+	}
+}
+
+// TestGraphRelayoutKeepsSelectionAndLineage switches the direction and then
+// shows constants with a node selected and its lineage highlighted: the
+// selection, the highlight, the properties panel and the lineage button
+// must still agree, on the same document node.
+func TestGraphRelayoutKeepsSelectionAndLineage(t *testing.T) {
+	path := filepath.Join(samples.Dir(t, "tmfile"), "tengine_mnist.tmfile")
+	p, _ := graphPaneFor(t, "tengine_mnist.tmfile", readFile(t, path), 1100, 900)
+	conv := p.model.Find("Conv_0")[0]
+	docNode := p.model.DocNode(conv)
+	p.goTo(conv)
+	p.lineage.OnTapped()
+	if p.lineage.Text != "Clear lineage" {
+		t.Fatalf("lineage button says %q after highlighting", p.lineage.Text)
+	}
+	check := func(when string) {
+		t.Helper()
+		v := p.view.Selected()
+		if p.model.DocNode(v) != docNode {
+			t.Errorf("%s: selected document node %d, want %d", when, p.model.DocNode(v), docNode)
+		}
+		if p.model.DocNode(p.view.Highlighted()) != docNode {
+			t.Errorf("%s: lineage of node %d highlighted, want %d", when, p.model.DocNode(p.view.Highlighted()), docNode)
+		}
+		if p.lineage.Text != "Clear lineage" || p.lineage.Disabled() {
+			t.Errorf("%s: lineage button %q (disabled %v)", when, p.lineage.Text, p.lineage.Disabled())
+		}
+		if text := labelsIn(p.props); !strings.Contains(text, "\nConv_0\n") {
+			t.Errorf("%s: the properties panel does not describe Conv_0:\n%s", when, text)
+		}
+	}
+	p.dir = graphview.LeftToRight
+	p.load()
+	waitReady(t, p)
+	check("after switching to left to right")
+
+	at, _ := p.view.NodeOnScreen(p.view.Selected())
+	p.rebuild(true)
+	waitReady(t, p)
+	check("after showing constants")
+	if now, _ := p.view.NodeOnScreen(p.view.Selected()); now != at {
+		t.Errorf("showing constants moved the selected node from %v to %v on screen", at, now)
+	}
+}
