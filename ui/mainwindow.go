@@ -76,10 +76,35 @@ func (mw *MainWindow) Start() {
 
 // Open opens path in a new tab; errors are shown in a dialog naming the
 // file. The tab appears at once (showing progress), so tabs keep the order
-// files were opened in however long each takes to decode.
+// files were opened in however long each takes to decode. A file already
+// open (or opening) in a tab selects that tab instead.
 func (mw *MainWindow) Open(path string) {
+	if dt := mw.tabOfFile(path); dt != nil {
+		mw.tabs.Select(dt.item)
+		mw.updateTitle()
+		return
+	}
 	dt := mw.beginOpen(filepath.Base(path))
+	dt.path = path
 	mw.ws.Open(path, func(d *viewmodel.Doc, err error) { mw.finishOpen(dt, d, err) })
+}
+
+// tabOfFile is the tab showing the file at path, opened or still opening,
+// or nil.
+func (mw *MainWindow) tabOfFile(path string) *docTab {
+	if d := mw.ws.DocAt(path); d != nil {
+		for _, dt := range mw.docTabs {
+			if dt.doc == d {
+				return dt
+			}
+		}
+	}
+	for _, dt := range mw.docTabs {
+		if dt.doc == nil && dt.path != "" && viewmodel.SameFile(dt.path, path) {
+			return dt
+		}
+	}
+	return nil
 }
 
 // OpenBytes opens an in-memory file in a new tab.

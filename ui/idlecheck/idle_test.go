@@ -35,6 +35,9 @@ func TestMain(m *testing.M) {
 	}
 	os.Setenv("XDG_CONFIG_HOME", cfg)
 	testApp = app.NewWithID("io.github.tensorscope.idlecheck")
+	// The app quits when its last window closes; this one, never shown,
+	// outlives each test's window.
+	testApp.NewWindow("keep alive")
 	code := 1
 	go func() {
 		defer fyne.Do(testApp.Quit)
