@@ -25,6 +25,7 @@ func Run(opts Options) {
 	if len(opts.Icon) > 0 {
 		a.SetIcon(fyne.NewStaticResource("tensorscope.png", opts.Icon))
 	}
+	applyTheme(a, savedTheme(a)) // View ▸ Theme; not for headless windows, which choose their own
 	mw := NewMainWindow(a, opts)
 	mw.Start()
 	mw.ServeHandover(opts.Incoming)

@@ -25,7 +25,7 @@ type graphPane struct {
 	model   *viewmodel.GraphModel
 	dir     graphview.Direction
 
-	find    *widget.Entry
+	find    *keyEntry
 	count   *widget.Label
 	matches []int
 	match   int
@@ -45,10 +45,11 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	p.view.OnNodeTapped = p.showNode
 	p.view.OnEdgeTapped = p.showEdge
 	p.view.OnBackgroundTapped = func() { p.setProps(nil) }
+	p.view.OnOtherKey = func(ev *fyne.KeyEvent) { windowKeys(dt.mw.win)(ev) }
 	p.status = widget.NewLabel("")
 	p.props = container.NewVBox()
 
-	p.find = widget.NewEntry()
+	p.find = newKeyEntry(windowKeys(dt.mw.win))
 	p.find.SetPlaceHolder("Find node, op or tensor (Ctrl+F, Enter for next)")
 	p.find.OnChanged = func(string) { p.search() }
 	p.find.OnSubmitted = func(string) { p.next(1) }

@@ -52,12 +52,15 @@ func NewMainWindow(a fyne.App, opts Options) *MainWindow {
 			}
 		}
 	})
-	mw.win.SetCloseIntercept(func() {
-		mw.ws.CloseAll()
-		mw.win.Close()
-	})
+	mw.win.SetCloseIntercept(mw.quit)
 	mw.win.Resize(fyne.NewSize(1280, 820))
 	return mw
+}
+
+// quit releases every document and closes the window, which ends the app.
+func (mw *MainWindow) quit() {
+	mw.ws.CloseAll()
+	mw.win.Close()
 }
 
 // Window is the Fyne window (tests and headless rendering).
@@ -306,8 +309,11 @@ func (mw *MainWindow) mainMenu() *fyne.MainMenu {
 			dt.graph.export()
 		}
 	})
+	quit := fyne.NewMenuItem("Quit", mw.quit)
+	quit.Shortcut = shortcutQuit
+	quit.IsQuit = true
 	file := fyne.NewMenu("File", open, recent, fyne.NewMenuItemSeparator(), exportTensor, exportGraph,
-		fyne.NewMenuItemSeparator(), reload, closeTab)
+		fyne.NewMenuItemSeparator(), reload, closeTab, fyne.NewMenuItemSeparator(), quit)
 
 	next := fyne.NewMenuItem("Next Tab", func() { mw.cycleTab(1) })
 	next.Shortcut = shortcutNextTab
@@ -319,14 +325,15 @@ func (mw *MainWindow) mainMenu() *fyne.MainMenu {
 		}
 	})
 	find.Shortcut = shortcutFind
-	view := fyne.NewMenu("View", find, fyne.NewMenuItemSeparator(), next, prev)
+	view := fyne.NewMenu("View", find, fyne.NewMenuItemSeparator(), next, prev, fyne.NewMenuItemSeparator(), mw.themeMenu())
 
 	about := fyne.NewMenuItem("About Tensorscope", func() {
 		dialog.ShowInformation("About Tensorscope", fmt.Sprintf(
 			"Tensorscope %s\nA viewer for tensor and model files.\nFormats: %s",
 			mw.opts.Version, strings.Join(viewmodel.SupportedFormatNames(), ", ")), mw.win)
 	})
-	return fyne.NewMainMenu(file, view, fyne.NewMenu("Help", about))
+	keys := fyne.NewMenuItem("Keyboard Shortcuts", mw.showShortcuts)
+	return fyne.NewMainMenu(file, view, fyne.NewMenu("Help", keys, fyne.NewMenuItemSeparator(), about))
 }
 
 var (
@@ -337,6 +344,7 @@ var (
 	shortcutExport  = &desktop.CustomShortcut{KeyName: fyne.KeyE, Modifier: fyne.KeyModifierShortcutDefault}
 	shortcutNextTab = &desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl}
 	shortcutPrevTab = &desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift}
+	shortcutQuit    = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}
 )
 
 func (mw *MainWindow) addShortcuts() {
@@ -356,11 +364,19 @@ func (mw *MainWindow) addShortcuts() {
 	})
 	c.AddShortcut(shortcutNextTab, func(fyne.Shortcut) { mw.cycleTab(1) })
 	c.AddShortcut(shortcutPrevTab, func(fyne.Shortcut) { mw.cycleTab(-1) })
-	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
-		if ev.Name == fyne.KeyF5 {
-			mw.reload()
-		}
-	})
+	c.AddShortcut(shortcutQuit, func(fyne.Shortcut) { mw.quit() })
+	c.SetOnTypedKey(mw.typedKey)
+}
+
+// typedKey handles the window's keys that have no modifier; focused
+// widgets pass them on (see windowKeys).
+func (mw *MainWindow) typedKey(ev *fyne.KeyEvent) {
+	switch ev.Name {
+	case fyne.KeyF5:
+		mw.reload()
+	case fyne.KeyEscape:
+		closeTopDialog(mw.win)
+	}
 }
 
 // saveFile asks where to save (native dialog, else Fyne's) and calls save

@@ -1,0 +1,104 @@
+package ui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"tensorscope/viewmodel"
+)
+
+// TestArrowKeysMoveTheTensorSelection focuses the tensor list and presses
+// Down and Up: each selects a row and inspects its tensor.
+func TestArrowKeysMoveTheTensorSelection(t *testing.T) {
+	test.NewTempApp(t)
+	q := viewmodel.NewQueue()
+	d := openFixture(t, q, "fixture.tsr", tsrFixture(t))
+	win := goldenWindow(t, nil, 1200, 720)
+	p := newTensorPane(win, d)
+	win.SetContent(p.content)
+	p.table.Select(widget.TableCellID{Row: 0, Col: 0})
+	settle(t, q, d)
+	win.Canvas().Focus(p.table)
+	p.table.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	settle(t, q, d)
+	if got := d.Inspector.Index(); got != p.list.Index(1) {
+		t.Fatalf("after Down the inspector shows tensor %d, want %d", got, p.list.Index(1))
+	}
+	p.table.TypedKey(&fyne.KeyEvent{Name: fyne.KeyUp})
+	settle(t, q, d)
+	if got := d.Inspector.Index(); got != p.list.Index(0) {
+		t.Fatalf("after Up the inspector shows tensor %d, want %d", got, p.list.Index(0))
+	}
+}
+
+// TestWindowKeysReachTheWindowFromFocusedWidgets types F5 and Escape into
+// the focused filter box and the tensor list: both reach the window's key
+// handler, other keys stay with the widget.
+func TestWindowKeysReachTheWindowFromFocusedWidgets(t *testing.T) {
+	test.NewTempApp(t)
+	q := viewmodel.NewQueue()
+	d := openFixture(t, q, "fixture.tsr", tsrFixture(t))
+	win := goldenWindow(t, nil, 1200, 720)
+	p := newTensorPane(win, d)
+	win.SetContent(p.content)
+	var got []fyne.KeyName
+	win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { got = append(got, ev.Name) })
+	for _, w := range []fyne.Focusable{p.filter, p.table} {
+		win.Canvas().Focus(w)
+		for _, k := range []fyne.KeyName{fyne.KeyF5, fyne.KeyEscape, fyne.KeyLeft} {
+			w.TypedKey(&fyne.KeyEvent{Name: k})
+		}
+	}
+	want := []fyne.KeyName{fyne.KeyF5, fyne.KeyEscape, fyne.KeyF5, fyne.KeyEscape}
+	if len(got) != len(want) {
+		t.Fatalf("the window got keys %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("the window got keys %v, want %v", got, want)
+		}
+	}
+}
+
+// TestErrorsShareOneDialogThatEscapeCloses reports three errors: one
+// dialog lists them all, and Escape closes it.
+func TestErrorsShareOneDialogThatEscapeCloses(t *testing.T) {
+	test.NewTempApp(t)
+	win := goldenWindow(t, widget.NewLabel("x"), 800, 600)
+	for _, msg := range []string{"first", "second", "third"} {
+		showError(errors.New(msg), win)
+	}
+	if n := len(win.Canvas().Overlays().List()); n != 1 {
+		t.Fatalf("%d dialogs open after three errors, want 1", n)
+	}
+	text := dialogText(win)
+	for _, want := range []string{"3 errors, the newest first:", "third\n\nsecond\n\nfirst"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the dialog lacks %q:\n%s", want, text)
+		}
+	}
+	closeTopDialog(win)
+	if n := len(win.Canvas().Overlays().List()); n != 0 {
+		t.Fatalf("%d dialogs open after Escape", n)
+	}
+	showError(errors.New("later"), win)
+	if text := dialogText(win); strings.Contains(text, "first") {
+		t.Errorf("a new dialog repeats errors the user closed:\n%s", text)
+	}
+}
+
+// dialogText is the text of the labels in the pop-up on top of win.
+func dialogText(win fyne.Window) string {
+	var b strings.Builder
+	for _, o := range test.LaidOutObjects(win.Canvas().Overlays().Top()) {
+		if l, ok := o.(*widget.Label); ok {
+			b.WriteString(l.Text + "\n")
+		}
+	}
+	return b.String()
+}
