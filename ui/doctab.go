@@ -64,7 +64,7 @@ func (dt *docTab) rebuild() {
 	dt.tensors = newTensorPane(dt.mw.win, d)
 	dt.panes = container.NewAppTabs(
 		container.NewTabItem("Tensors", dt.tensors.content),
-		container.NewTabItem("Header", newHeaderPane(d)),
+		container.NewTabItem("Header", newHeaderPane(dt.mw.win, d)),
 		container.NewTabItem("Metadata", newMetaPane(dt.mw.win, d)),
 	)
 	dt.graph = nil

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -101,4 +102,48 @@ func dialogText(win fyne.Window) string {
 		}
 	}
 	return b.String()
+}
+
+// TestHexViewScrollsWithKeysAndWheel pages and wheels through the header
+// pane's hex view of a file longer than the view.
+func TestHexViewScrollsWithKeysAndWheel(t *testing.T) {
+	test.NewTempApp(t)
+	q := viewmodel.NewQueue()
+	d := openFixture(t, q, "fixture.tsr", tsrFixture(t))
+	pane := newHeaderPane(nil, d)
+	goldenWindow(t, pane, 900, 620)
+	var hex *hexView
+	for _, o := range test.LaidOutObjects(pane) {
+		if h, ok := o.(*hexView); ok {
+			hex = h
+		}
+	}
+	if hex == nil {
+		t.Fatal("no hex view in the header pane")
+	}
+	rows := int64(d.Header.VisibleRows())
+	hex.TypedKey(&fyne.KeyEvent{Name: fyne.KeyPageDown})
+	if got := d.Header.Top(); got != rows-1 {
+		t.Errorf("after PgDn the top row is %d, want %d", got, rows-1)
+	}
+	hex.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, -3*hex.cellSize().Height)})
+	if got := d.Header.Top(); got != rows+2 {
+		t.Errorf("after a wheel step of three rows the top row is %d, want %d", got, rows+2)
+	}
+	first := hex.grid.Row(0)
+	if !strings.HasPrefix(string(rowText(first)), fmt.Sprintf("%08x", (rows+2)*16)) {
+		t.Errorf("the grid's first line %q does not show row %d", rowText(first), rows+2)
+	}
+	hex.TypedKey(&fyne.KeyEvent{Name: fyne.KeyHome})
+	if d.Header.Top() != 0 {
+		t.Errorf("Home left the top row at %d", d.Header.Top())
+	}
+}
+
+func rowText(r widget.TextGridRow) []rune {
+	out := make([]rune, len(r.Cells))
+	for i, c := range r.Cells {
+		out[i] = c.Rune
+	}
+	return out
 }
