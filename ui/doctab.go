@@ -29,14 +29,23 @@ type docTab struct {
 	// until stopped, even after the tab's content is replaced: a bar left
 	// running redraws the window 20 times a second for good.
 	opening *widget.ProgressBarInfinite
+	// failed is set when the file could not be decoded: the tab shows the
+	// error and the file's bytes.
+	failed *viewmodel.FailedFile
 }
 
 // newPendingTab is the tab of a file still being decoded.
 func newPendingTab(mw *MainWindow, name string) *docTab {
+	content, bar := pendingContent(name)
+	return &docTab{mw: mw, item: container.NewTabItem(name, content), opening: bar}
+}
+
+// pendingContent says the file is opening, with an animated bar (which
+// must be stopped when the content goes: see docTab.opening).
+func pendingContent(name string) (fyne.CanvasObject, *widget.ProgressBarInfinite) {
 	bar := widget.NewProgressBarInfinite()
 	msg := widget.NewLabelWithStyle("Opening "+name+"…", fyne.TextAlignCenter, fyne.TextStyle{})
-	content := container.NewCenter(container.NewVBox(msg, container.NewGridWrap(fyne.NewSize(300, bar.MinSize().Height), bar)))
-	return &docTab{mw: mw, item: container.NewTabItem(name, content), opening: bar}
+	return container.NewCenter(container.NewVBox(msg, container.NewGridWrap(fyne.NewSize(300, bar.MinSize().Height), bar))), bar
 }
 
 // setDoc fills a pending tab with its opened document.
@@ -97,6 +106,10 @@ func (dt *docTab) keepPlace(oldPanes *container.AppTabs, oldTensors *tensorPane)
 func (dt *docTab) close() {
 	if dt.tensors != nil {
 		dt.tensors.close()
+	}
+	if dt.failed != nil {
+		dt.failed.Close()
+		dt.failed = nil
 	}
 }
 

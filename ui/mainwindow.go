@@ -139,6 +139,11 @@ func (mw *MainWindow) finishOpen(dt *docTab, d *viewmodel.Doc, err error) {
 		return
 	}
 	if err != nil {
+		if f := failedFile(dt.path, err); f != nil {
+			dt.setFailed(f)
+			mw.updateTitle()
+			return
+		}
 		mw.removeTab(dt)
 		showError(err, mw.win)
 		return
@@ -202,6 +207,10 @@ func (mw *MainWindow) removeTab(dt *docTab) {
 
 func (mw *MainWindow) reload() {
 	dt := mw.current()
+	if dt != nil && dt.failed != nil {
+		mw.retry(dt)
+		return
+	}
 	if dt == nil || dt.doc == nil {
 		return
 	}
