@@ -12,7 +12,7 @@ import (
 	"syscall"
 
 	"tensorscope/tensor"
-	"tensorscope/ui"
+	"tensorscope/ui/headless"
 	"tensorscope/viewmodel"
 )
 
@@ -53,7 +53,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		if ext != ".csv" && (sel.axes != nil || sel.index != nil) {
 			return c.usageError(stderr, "--axes and --index choose the plane of a .csv; %s holds the whole tensor", ext)
 		}
-	case ui.ViewGraph:
+	case headless.ViewGraph:
 		graph = true
 		if sel.tensor != "" || sel.axes != nil || sel.index != nil {
 			return c.usageError(stderr, "--tensor, --axes and --index do not apply to --view graph")
@@ -82,7 +82,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		if doc.Graph == nil {
 			return fileError(stderr, path, fmt.Errorf("this %s has no graph to export", doc.FormatName))
 		}
-		s, pal, err := ui.GraphScene(doc, *dark)
+		s, pal, err := headless.GraphScene(doc, *dark)
 		if err != nil {
 			return fileError(stderr, path, err)
 		}

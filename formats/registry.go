@@ -135,7 +135,12 @@ func decode(src *Source) (*Document, error) {
 }
 
 func runDecode(f *Format, src *Source) (*Document, error) {
-	doc, err := f.Decode(src)
+	// Codecs that check CRCs read the mapped payload while decoding.
+	var doc *Document
+	err := tensor.CatchFault(func() (err error) {
+		doc, err = f.Decode(src)
+		return err
+	})
 	if err != nil {
 		var fe *Error
 		if errors.As(err, &fe) {

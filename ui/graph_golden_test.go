@@ -26,11 +26,17 @@ func graphPaneFor(t *testing.T, name string, data []byte, w, h float32) (*graphP
 	win := test.NewTempWindow(t, nil)
 	dt := &docTab{mw: &MainWindow{win: win}, doc: d}
 	p := newGraphPane(dt, nil)
-	// The test driver runs fyne.Do on the calling goroutine, so the layout
-	// must finish before the window lays out and draws.
-	select {
-	case <-p.ready:
-	case <-time.After(20 * time.Second):
+	// The layout is a task of the document, whose results arrive through
+	// the queue; it must finish before the window lays out and draws.
+	ready := func() bool {
+		select {
+		case <-p.ready:
+			return true
+		default:
+			return false
+		}
+	}
+	if !q.Drain(func() bool { return !ready() }, 20*time.Second) {
 		t.Fatal("graph layout did not finish")
 	}
 	win.SetContent(p.content)

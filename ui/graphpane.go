@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -33,7 +34,8 @@ type graphPane struct {
 	props   *fyne.Container
 	lineage *widget.Button
 	// ready is closed when the latest layout has been shown (or failed).
-	ready chan struct{}
+	ready      chan struct{}
+	layoutTask *viewmodel.Task
 }
 
 // newGraphPane makes the graph pane of dt's document. from is the pane it
@@ -127,7 +129,7 @@ func (p *graphPane) layOut(place *graphPlace, sameLayout bool) {
 	p.status.SetText(fmt.Sprintf("Laying out %d nodes…", len(g.Nodes)))
 	ready := make(chan struct{})
 	p.ready = ready
-	p.view.Load(g, graphview.SceneOptions{Direction: p.dir}, func(s *graphview.Scene, err error) {
+	p.view.Load(g, graphview.SceneOptions{Direction: p.dir}, p.startLayout, func(s *graphview.Scene, err error) {
 		defer close(ready)
 		if err != nil {
 			p.status.SetText("Cannot draw the graph: " + err.Error())
@@ -142,6 +144,15 @@ func (p *graphPane) layOut(place *graphPlace, sameLayout bool) {
 		p.search()
 		p.restore(place, sameLayout)
 	})
+}
+
+// startLayout lays the graph out as a task of the tab's document: closing
+// or reloading the tab cancels it, and a newer layout replaces it.
+func (p *graphPane) startLayout(layout func(ctx context.Context) (*graphview.Scene, error), done func(*graphview.Scene, error)) {
+	p.layoutTask.Cancel()
+	p.layoutTask = viewmodel.Go(p.dt.doc, func(ctx context.Context, _ viewmodel.Progress) (*graphview.Scene, error) {
+		return layout(ctx)
+	}, nil, done)
 }
 
 func (p *graphPane) showNode(v int) {
@@ -244,20 +255,28 @@ func (p *graphPane) export() {
 	win := p.dt.mw.win
 	base := strings.TrimSuffix(p.dt.doc.Title(), filepath.Ext(p.dt.doc.Title())) + "-graph.svg"
 	saveFile(win, "Export graph", base, []fileFilter{{Name: "SVG or PNG image", Extensions: []string{"svg", "png"}}}, func(path string) {
-		palette := graphview.ThemePalette(fyne.CurrentApp().Settings().Theme(), fyne.CurrentApp().Settings().ThemeVariant())
-		go func() {
-			note, err := viewmodel.ExportGraph(path, s, palette)
-			fyne.Do(func() {
-				if err != nil {
-					showError(err, win)
-					return
-				}
-				msg := "Saved " + path
-				if note != "" {
-					msg += "\n" + note
-				}
-				dialog.ShowInformation("Graph exported", msg, win)
-			})
-		}()
+		p.exportTo(path, func(note string, err error) {
+			if err != nil {
+				showError(err, win)
+				return
+			}
+			msg := "Saved " + path
+			if note != "" {
+				msg += "\n" + note
+			}
+			dialog.ShowInformation("Graph exported", msg, win)
+		})
 	})
+}
+
+// exportTo writes the shown graph to path (SVG or PNG by its ending) as a
+// task of the tab's document: closing or reloading the tab cancels it and
+// leaves no file. done runs on the UI goroutine unless cancelled.
+func (p *graphPane) exportTo(path string, done func(note string, err error)) {
+	s := p.view.Scene()
+	settings := fyne.CurrentApp().Settings()
+	palette := graphview.ThemePalette(settings.Theme(), settings.ThemeVariant())
+	viewmodel.Go(p.dt.doc, func(ctx context.Context, _ viewmodel.Progress) (string, error) {
+		return viewmodel.ExportGraphContext(ctx, path, s, palette)
+	}, nil, done)
 }

@@ -6,15 +6,27 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
 	"tensorscope/graphview"
 	"tensorscope/internal/samples"
+	"tensorscope/viewmodel"
 )
 
-func waitReady(t *testing.T, p *graphPane) {
+// waitReady runs the document's posted results until the latest layout
+// has been shown.
+func waitReady(t *testing.T, q *viewmodel.Queue, p *graphPane) {
 	t.Helper()
-	select {
-	case <-p.ready:
-	case <-time.After(20 * time.Second):
+	ready := func() bool {
+		select {
+		case <-p.ready:
+			return true
+		default:
+			return false
+		}
+	}
+	if !q.Drain(func() bool { return !ready() }, 20*time.Second) {
 		t.Fatal("graph layout did not finish")
 	}
 }
@@ -25,7 +37,14 @@ func waitReady(t *testing.T, p *graphPane) {
 // must still agree, on the same document node.
 func TestGraphRelayoutKeepsSelectionAndLineage(t *testing.T) {
 	path := filepath.Join(samples.Dir(t, "tmfile"), "tengine_mnist.tmfile")
-	p, _ := graphPaneFor(t, "tengine_mnist.tmfile", readFile(t, path), 1100, 900)
+	test.NewTempApp(t)
+	q := viewmodel.NewQueue()
+	d := openFixture(t, q, "tengine_mnist.tmfile", readFile(t, path))
+	win := test.NewTempWindow(t, nil)
+	p := newGraphPane(&docTab{mw: &MainWindow{win: win}, doc: d}, nil)
+	waitReady(t, q, p)
+	win.SetContent(p.content)
+	win.Resize(fyne.NewSize(1100, 900))
 	conv := p.model.Find("Conv_0")[0]
 	docNode := p.model.DocNode(conv)
 	p.goTo(conv)
@@ -51,12 +70,12 @@ func TestGraphRelayoutKeepsSelectionAndLineage(t *testing.T) {
 	}
 	p.dir = graphview.LeftToRight
 	p.load()
-	waitReady(t, p)
+	waitReady(t, q, p)
 	check("after switching to left to right")
 
 	at, _ := p.view.NodeOnScreen(p.view.Selected())
 	p.rebuild(true)
-	waitReady(t, p)
+	waitReady(t, q, p)
 	check("after showing constants")
 	if now, _ := p.view.NodeOnScreen(p.view.Selected()); now != at {
 		t.Errorf("showing constants moved the selected node from %v to %v on screen", at, now)

@@ -326,7 +326,7 @@ func (d *Doc) ExportShown(path string, done func(note string, err error)) (*Task
 	if t == nil {
 		return nil, fmt.Errorf("select a tensor with values first")
 	}
-	return StartTask(d.post, func(ctx context.Context, _ Progress) (string, error) {
+	return Go(d, func(ctx context.Context, _ Progress) (string, error) {
 		return ExportTensor(ctx, path, t, plane)
 	}, nil, done), nil
 }
