@@ -178,3 +178,25 @@ func TestDocAtFindsTheOpenFileUnderAnyName(t *testing.T) {
 		t.Error("DocAt finds a closed document")
 	}
 }
+
+func TestDefaultAxesAreTheTwoLargest(t *testing.T) {
+	cases := []struct {
+		shape    []int
+		row, col int
+	}{
+		{[]int{10000}, -1, 0},
+		{[]int{}, -1, -1},
+		{[]int{3, 1}, 0, 1},           // rank 2 always shows itself
+		{[]int{128, 256, 1, 1}, 0, 1}, // not the 1×1 kernel
+		{[]int{1, 1, 2, 9}, 2, 3},
+		{[]int{32, 16, 3, 3}, 0, 1},
+		{[]int{1, 3, 224, 224}, 2, 3},
+		{[]int{3, 5, 5}, 1, 2},
+		{[]int{7, 1, 7}, 0, 2},
+	}
+	for _, c := range cases {
+		if r, col := defaultAxes(c.shape); r != c.row || col != c.col {
+			t.Errorf("defaultAxes(%v) = %d,%d; want %d,%d", c.shape, r, col, c.row, c.col)
+		}
+	}
+}
