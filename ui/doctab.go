@@ -85,21 +85,21 @@ func (dt *docTab) rebuild() {
 	if oldPanes != nil {
 		dt.keepPlace(oldPanes, oldTensors)
 	}
+	if i := d.Inspector.Index(); i >= 0 {
+		dt.tensors.selectTensor(i) // a single tensor opens shown; a reload keeps it
+	}
 	dt.item.Content = container.NewBorder(warningsStrip(dt.mw.win, d), nil, nil, nil, dt.panes)
 	dt.item.Text = d.Title()
 	dt.mw.tabs.Refresh()
 }
 
 // keepPlace shows the same pane and inspector tab as the panes being
-// replaced, and selects the inspected tensor's row in the list.
+// replaced.
 func (dt *docTab) keepPlace(oldPanes *container.AppTabs, oldTensors *tensorPane) {
 	if i := oldPanes.SelectedIndex(); i >= 0 && i < len(dt.panes.Items) {
 		dt.panes.SelectIndex(i)
 	}
 	dt.tensors.inspector.tabs.SelectIndex(oldTensors.inspector.tabs.SelectedIndex())
-	if i := dt.doc.Inspector.Index(); i >= 0 {
-		dt.tensors.selectTensor(i)
-	}
 }
 
 // close stops background work of the tab.

@@ -96,7 +96,7 @@ func (p *tensorPane) headerText(col viewmodel.TensorColumn) string {
 
 func (p *tensorPane) updateCount() {
 	if p.list.Len() == p.list.Total() {
-		p.count.SetText(fmt.Sprintf("%d tensors", p.list.Total()))
+		p.count.SetText(viewmodel.CountNoun(p.list.Total(), "tensor"))
 	} else {
 		p.count.SetText(fmt.Sprintf("%d of %d", p.list.Len(), p.list.Total()))
 	}

@@ -200,3 +200,20 @@ func TestDefaultAxesAreTheTwoLargest(t *testing.T) {
 		}
 	}
 }
+
+func TestSingleTensorFileOpensShown(t *testing.T) {
+	dir := t.TempDir()
+	one, two := filepath.Join(dir, "one.tsr"), filepath.Join(dir, "two.tsr")
+	writeTSR4(t, one, 0, []int{4, 6})
+	writeTSR4(t, two, 0, []int{4, 6}, []int{2, 2})
+	q := NewQueue()
+	w := NewWorkspace(q.Post, MemPrefs{})
+	d := openWait(t, q, w, one)
+	drain(t, q, d.Inspector)
+	if d.Inspector.Index() != 0 || d.Inspector.Heatmap() == nil {
+		t.Errorf("a file of one tensor opens with tensor %d shown (heatmap %v)", d.Inspector.Index(), d.Inspector.Heatmap() != nil)
+	}
+	if d2 := openWait(t, q, w, two); d2.Inspector.Index() != -1 {
+		t.Errorf("a file of two tensors opens with tensor %d chosen for the user", d2.Inspector.Index())
+	}
+}
