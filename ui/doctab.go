@@ -169,7 +169,14 @@ func (dt *docTab) exportTensor() {
 	}
 	name := strings.NewReplacer("/", "_", " ", "_", "#", "t").Replace(e.Name) + ".npy"
 	filters := []fileFilter{{Name: "NumPy, CSV (current plane) or TSR", Extensions: []string{"npy", "csv", "tsr"}}}
-	saveFile(win, "Export tensor", name, filters, func(path string) {
+	title := "Export tensor"
+	if dt.doc.Inspector.Quantised() {
+		title = "Export tensor: stored integers"
+		if dt.doc.Inspector.Dequantised() {
+			title = "Export tensor: dequantised values"
+		}
+	}
+	saveFile(win, title, name, filters, func(path string) {
 		dt.mw.status.SetText("Exporting " + e.Name + "…")
 		_, err := dt.doc.ExportShown(path, func(note string, err error) {
 			dt.mw.status.SetText("")
