@@ -1,13 +1,11 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"tensorscope/viewmodel"
@@ -133,30 +131,6 @@ func (dt *docTab) inspectTensor(i int) {
 	dt.tensors.selectTensor(i)
 }
 
-// warningsStrip shows the document's warnings in a visible bar; nil when
-// there are none.
-func warningsStrip(win fyne.Window, d *viewmodel.Doc) fyne.CanvasObject {
-	ws := d.Warnings()
-	if len(ws) == 0 {
-		return nil
-	}
-	summary := fmt.Sprintf("%d warning", len(ws))
-	if len(ws) > 1 {
-		summary += "s"
-	}
-	first := widget.NewLabel(summary + ": " + ws[0])
-	first.Truncation = fyne.TextTruncateEllipsis
-	first.Importance = widget.WarningImportance
-	all := widget.NewButton("Show all", func() {
-		text := widget.NewLabel(strings.Join(ws, "\n"))
-		text.Wrapping = fyne.TextWrapWord
-		scroll := container.NewVScroll(text)
-		scroll.SetMinSize(fyne.NewSize(700, 300))
-		dialog.ShowCustom(summary+" in "+d.Title(), "Close", scroll, win)
-	})
-	icon := widget.NewIcon(theme.NewWarningThemedResource(theme.WarningIcon()))
-	return container.NewBorder(nil, widget.NewSeparator(), icon, all, first)
-}
 
 // exportTensor saves the inspected tensor as .npy, .csv (its current plane)
 // or .tsr.

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"tensorscope/formats"
 	"tensorscope/viewmodel"
 )
 
@@ -146,4 +147,47 @@ func rowText(r widget.TextGridRow) []rune {
 		out[i] = c.Rune
 	}
 	return out
+}
+
+// TestWarningsStripListsWarningsAndCanBeDismissed gives a document five
+// warnings: the strip lists the first three, offers all five, and its
+// close button hides it.
+func TestWarningsStripListsWarningsAndCanBeDismissed(t *testing.T) {
+	test.NewTempApp(t)
+	q := viewmodel.NewQueue()
+	d := openFixture(t, q, "fixture.tsr", tsrFixture(t))
+	for i := 0; i < 5; i++ {
+		d.Doc.Warnings = append(d.Doc.Warnings, formats.Warning{Offset: int64(i), Message: fmt.Sprintf("odd byte %d", i)})
+	}
+	strip := warningsStrip(nil, d)
+	goldenWindow(t, strip, 900, 300)
+	var text strings.Builder
+	var closeButton, showAll *widget.Button
+	for _, o := range test.LaidOutObjects(strip) {
+		switch w := o.(type) {
+		case *widget.Label:
+			text.WriteString(w.Text + "\n")
+		case *widget.Button:
+			if w.Text == "" {
+				closeButton = w
+			} else {
+				showAll = w
+			}
+		}
+	}
+	for i := 0; i < 3; i++ {
+		if !strings.Contains(text.String(), fmt.Sprintf("odd byte %d", i)) {
+			t.Errorf("the strip does not list warning %d:\n%s", i, text.String())
+		}
+	}
+	if showAll == nil || showAll.Text != "Show all 5" {
+		t.Errorf("no Show all 5 button: %v", showAll)
+	}
+	if closeButton == nil {
+		t.Fatal("no close button")
+	}
+	test.Tap(closeButton)
+	if strip.Visible() {
+		t.Error("the strip is still shown after its close button")
+	}
 }
