@@ -131,7 +131,6 @@ func (dt *docTab) inspectTensor(i int) {
 	dt.tensors.selectTensor(i)
 }
 
-
 // exportTensor saves the inspected tensor as .npy, .csv (its current plane)
 // or .tsr.
 func (dt *docTab) exportTensor() {
