@@ -59,7 +59,7 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	prev := widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { p.next(-1) })
 	nextB := widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { p.next(1) })
 	consts := widget.NewCheck("Show constants", nil)
-	dir := widget.NewSelect([]string{"Top to bottom", "Left to right"}, nil)
+	dir := widget.NewSelect([]string{"Top-down", "Left-right"}, nil)
 	dir.SetSelectedIndex(0)
 	var place *graphPlace
 	if from != nil {
