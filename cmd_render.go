@@ -15,10 +15,10 @@ import (
 	"tensorscope/viewmodel"
 )
 
-func init() { commands["render"] = runRender }
+func init() { register("render", runRender) }
 
 const renderUsage = "tensorscope render FILE --view heatmap|histogram|graph|window [--tensor NAME] [--axes R,C] " +
-	"[--index AXIS=I ...] [--colormap NAME] [--range auto|sym|LO,HI] [--bins N] [--size WxH] --out OUT.png"
+	"[--index AXIS=I ...] [--colormap NAME] [--range auto|sym|LO,HI] [--bins N] [--direction tb|lr] [--constants] [--select NODE] [--size WxH] --out OUT.png"
 
 // Limits of --size: large enough for any screen, small enough that the
 // software painter's canvas stays a few hundred megabytes.
@@ -61,6 +61,13 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		return nil
 	})
 	dequant := c.flags.Bool("dequant", false, "show a quantised tensor's dequantised values")
+	graph := viewmodel.DefaultGraphSettings()
+	c.flags.Func("direction", "graph direction: "+strings.Join(viewmodel.GraphDirectionKeys, ", ")+" (default tb)", graph.SetDirection)
+	c.flags.BoolFunc("constants", "draw constant nodes instead of folding them into their consumers", func(string) error {
+		graph.ShowConstants = true
+		return nil
+	})
+	selectNode := c.flags.String("select", "", "the graph node to select (by name)")
 	pos, status, ok := c.parse(args, stdout, stderr)
 	if !ok {
 		return status
@@ -111,6 +118,11 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		return ""
 	}
 	inspectorFlags := []string{"tensor", "axes", "index", "colormap", "range", "bins", "reduce", "log", "plane", "dequant"}
+	if *view != headless.ViewGraph {
+		if f := given("direction", "constants", "select"); f != "" {
+			return c.usageError(stderr, "%s applies to --view graph", f)
+		}
+	}
 	switch *view {
 	case headless.ViewGraph:
 		if f := given(inspectorFlags...); f != "" {
@@ -135,7 +147,12 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if err := refuseOverwrite(path, *out); err != nil {
 		return c.usageError(stderr, "%v", err)
 	}
-	opt := headless.Options{View: *view, Width: w, Height: h, Dark: *dark, Tensor: -1, Settings: settings}
+	if *selectNode != "" {
+		if err := graph.SelectNamed(doc, *selectNode); err != nil {
+			return fileError(stderr, path, err)
+		}
+	}
+	opt := headless.Options{View: *view, Width: w, Height: h, Dark: *dark, Tensor: -1, Settings: settings, Graph: &graph}
 	if sel.tensor != "" {
 		if opt.Tensor, err = tensorIndex(doc, sel.tensor); err != nil {
 			return fileError(stderr, path, err)

@@ -100,6 +100,7 @@ const (
 	RoleActivation Role = "activation" // computed at run time; no data in the file
 	RoleVariable   Role = "variable"
 	RoleUnknown    Role = "unknown"
+	RoleDerived    Role = "derived" // computed from another tensor of the file (a quantised tensor's scales)
 )
 
 // Quant holds quantisation parameters: real = scale·(q − zero point), per

@@ -84,6 +84,9 @@ func Lookup(id string) *Format {
 
 // Detect returns the first codec whose sniffing rule accepts data.
 func Detect(data []byte) (*Format, error) {
+	if len(data) == 0 {
+		return nil, ErrEmpty
+	}
 	fs := Formats()
 	for _, f := range fs {
 		if f.Sniff(data) {

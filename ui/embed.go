@@ -3,6 +3,7 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 
+	"tensorscope/graphview"
 	"tensorscope/viewmodel"
 )
 
@@ -58,4 +59,26 @@ func (mw *MainWindow) GraphReady() <-chan struct{} {
 	done := make(chan struct{})
 	close(done)
 	return done
+}
+
+// ShowGraphSettings selects settings' node in v (a view of m's graph) and
+// brings v to settings' viewport; v must have its size. The Graph pane
+// and headless rendering both show settings this way.
+func ShowGraphSettings(v *graphview.GraphView, m *viewmodel.GraphModel, s viewmodel.GraphSettings) {
+	if s.Selected >= 0 {
+		v.Select(m.ViewNode(s.Selected))
+	}
+	vp := s.Viewport
+	if vp.Fitted() {
+		return // a new scene starts at the fitted home view
+	}
+	size := v.Size()
+	v.SetView(vp.Zoom, fyne.NewPos(size.Width/2-float32(vp.CenterX)*vp.Zoom, size.Height/2-float32(vp.CenterY)*vp.Zoom))
+}
+
+// ViewportOf is v's current zoom and centre as a viewport.
+func ViewportOf(v *graphview.GraphView) viewmodel.Viewport {
+	size := v.Size()
+	c := v.ToScene(fyne.NewPos(size.Width/2, size.Height/2))
+	return viewmodel.Viewport{Zoom: v.Zoom(), CenterX: c.X, CenterY: c.Y}
 }

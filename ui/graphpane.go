@@ -24,7 +24,12 @@ type graphPane struct {
 	content fyne.CanvasObject
 	view    *graphview.GraphView
 	model   *viewmodel.GraphModel
-	dir     graphview.Direction
+	// settings hold what the controls chose; they change only through
+	// their setters (and the view's own pan, zoom and taps).
+	settings viewmodel.GraphSettings
+	consts   *widget.Check
+	dirSel   *widget.Select
+	syncing  bool
 
 	find    *keyEntry
 	count   *widget.Label
@@ -33,20 +38,46 @@ type graphPane struct {
 	status  *widget.Label
 	props   *fyne.Container
 	lineage *widget.Button
+	// nav is the stack of nested graphs opened (If branches, Loop and Scan
+	// bodies); back and crumbs show the way out.
+	nav    *viewmodel.GraphNav
+	back   *widget.Button
+	crumbs *widget.Label
+	navRow *fyne.Container
+	shown  int // document node id whose properties are shown, -1 for none
+	// centreSelected centres the selected node once the next layout is
+	// shown (after leaving a subgraph, after showing constants).
+	centreSelected bool
+	// lineageOf is the document node whose lineage is highlighted, kept
+	// across layouts (another direction, constants shown), -1 for none.
+	lineageOf int
 	// ready is closed when the latest layout has been shown (or failed).
 	ready      chan struct{}
 	layoutTask *viewmodel.Task
 }
 
 // newGraphPane makes the graph pane of dt's document. from is the pane it
-// replaces after a reload (nil at first): its direction, constants toggle,
-// find text, selection, highlight and viewport carry over.
+// replaces after a reload (nil at first): its settings (direction,
+// constants, selection, viewport), lineage highlight and find text carry
+// over.
 func newGraphPane(dt *docTab, from *graphPane) *graphPane {
-	p := &graphPane{dt: dt, dir: graphview.TopToBottom}
+	p := &graphPane{dt: dt, settings: viewmodel.DefaultGraphSettings(), shown: -1, lineageOf: -1}
+	if from != nil {
+		p.settings = from.Settings()
+		p.lineageOf = from.lineageNode()
+	}
+	p.nav = viewmodel.NewGraphNav(dt.doc.Doc)
+	p.crumbs = widget.NewLabel("")
+	p.crumbs.Truncation = fyne.TextTruncateEllipsis
+	p.back = widget.NewButtonWithIcon("Back", theme.NavigateBackIcon(), p.leave)
 	p.view = graphview.NewGraphView(nil)
 	p.view.OnNodeTapped = p.showNode
 	p.view.OnEdgeTapped = p.showEdge
-	p.view.OnBackgroundTapped = func() { p.setProps(nil) }
+	p.view.OnBackgroundTapped = func() {
+		p.settings.Selected = -1
+		p.setProps(nil)
+	}
+	p.view.OnViewChanged = func() { p.settings.Viewport = ViewportOf(p.view) }
 	p.view.OnOtherKey = func(ev *fyne.KeyEvent) { windowKeys(dt.mw.win)(ev) }
 	p.status = widget.NewLabel("")
 	p.props = container.NewVBox()
@@ -58,25 +89,24 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	p.count = widget.NewLabel("")
 	prev := widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { p.next(-1) })
 	nextB := widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { p.next(1) })
-	consts := widget.NewCheck("Show constants", nil)
-	dir := widget.NewSelect([]string{"Top-down", "Left-right"}, nil)
-	dir.SetSelectedIndex(0)
-	var place *graphPlace
-	if from != nil {
-		place = from.capture()
-		consts.SetChecked(from.model.ShowConsts())
-		p.dir = from.dir
-		if p.dir == graphview.LeftToRight {
-			dir.SetSelectedIndex(1)
+	p.consts = widget.NewCheck("Show constants", func(on bool) {
+		if !p.syncing {
+			p.settings.ShowConstants = on
+			p.lineageOf = p.lineageNode()
+			p.centreSelected = p.settings.Selected >= 0 // keep the selected node in view
+			p.rebuild()
 		}
-	}
-	consts.OnChanged = func(on bool) { p.rebuild(on) }
-	dir.OnChanged = func(string) {
-		p.dir = graphview.TopToBottom
-		if dir.SelectedIndex() == 1 {
-			p.dir = graphview.LeftToRight
+	})
+	p.dirSel = widget.NewSelect(viewmodel.GraphDirectionNames, nil)
+	p.syncing = true
+	p.consts.SetChecked(p.settings.ShowConstants)
+	p.syncing = false
+	p.dirSel.SetSelectedIndex(int(p.settings.Direction))
+	p.dirSel.OnChanged = func(name string) {
+		if !p.syncing && p.settings.SetDirection(name) == nil {
+			p.lineageOf = p.lineageNode()
+			p.load()
 		}
-		p.load()
 	}
 	p.lineage = widget.NewButton("Highlight lineage", func() {
 		if p.view.Highlighted() >= 0 {
@@ -94,47 +124,112 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	export := widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), p.export)
 
 	findBar := container.NewBorder(nil, nil, nil, container.NewHBox(p.count, prev, nextB), p.find)
-	tools := container.NewHBox(consts, dir, p.lineage, zout, zin, one, fit, export)
-	top := container.NewVBox(findBar, container.NewHScroll(tools))
+	tools := container.NewHBox(p.consts, p.dirSel, p.lineage, zout, zin, one, fit, export)
+	p.navRow = container.NewBorder(nil, nil, p.back, nil, p.crumbs)
+	top := container.NewVBox(findBar, container.NewHScroll(tools), p.navRow)
 	side := container.NewBorder(widget.NewLabelWithStyle("Properties", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		nil, nil, nil, container.NewVScroll(p.props))
 	split := container.NewHSplit(container.NewBorder(nil, p.status, nil, nil, p.view), side)
 	split.Offset = 0.72
 	p.content = container.NewBorder(top, nil, nil, nil, split)
-	p.model = viewmodel.NewGraphModel(p.dt.doc.Doc, consts.Checked)
+	p.rebuild()
 	if from != nil {
 		p.find.SetText(from.find.Text)
 	}
-	p.setProps(nil)
-	p.layOut(place, true)
 	return p
 }
 
-// rebuild makes the view graph anew (constants folded or shown) and lays
-// it out in the background, keeping the selected node in view.
-func (p *graphPane) rebuild(showConsts bool) {
-	place := p.capture() // in the old model's node numbering
-	p.model = viewmodel.NewGraphModel(p.dt.doc.Doc, showConsts)
-	p.layOut(place, false)
+// lineageNode is the document node whose lineage is highlighted, or -1.
+func (p *graphPane) lineageNode() int {
+	if p.model == nil {
+		return -1
+	}
+	return p.model.DocNode(p.view.Highlighted())
 }
 
-// load lays the graph out again (another direction), keeping the
-// selection, highlight and properties panel.
-func (p *graphPane) load() { p.layOut(p.capture(), false) }
+// Settings are the pane's current choices.
+func (p *graphPane) Settings() viewmodel.GraphSettings { return p.settings }
 
-// layOut lays the view graph out in the background and then restores
-// place (see restore).
-func (p *graphPane) layOut(place *graphPlace, sameLayout bool) {
+// Apply makes s the pane's settings: the controls show them, the graph is
+// laid out again, and the selection and viewport apply once it is shown.
+func (p *graphPane) Apply(s viewmodel.GraphSettings) {
+	p.settings = s
+	p.syncing = true
+	p.consts.SetChecked(s.ShowConstants)
+	p.dirSel.SetSelectedIndex(int(s.Direction))
+	p.syncing = false
+	p.rebuild()
+}
+
+// rebuild makes the view graph of the current (sub)graph anew, constants
+// folded or shown, and lays it out in the background.
+func (p *graphPane) rebuild() {
+	p.model = viewmodel.NewSubgraphModel(p.dt.doc.Doc, p.nav.Current(), p.settings.ShowConstants)
+	p.updateNav()
+	p.load()
+}
+
+// updateNav shows the way back only inside a subgraph.
+func (p *graphPane) updateNav() {
+	if p.nav.Depth() == 0 {
+		p.navRow.Hide()
+	} else {
+		p.crumbs.SetText(strings.Join(p.nav.Path(), "  ›  "))
+		p.navRow.Show()
+	}
+	if p.content != nil { // the bar above the graph changed height
+		p.content.Refresh()
+	}
+}
+
+// enter opens subgraph sub of document node id of the graph shown.
+func (p *graphPane) enter(id, sub int) {
+	if err := p.nav.Enter(id, sub); err != nil {
+		showError(err, p.dt.mw.win)
+		return
+	}
+	p.settings.Selected = -1 // node ids are the subgraph's now
+	p.rebuild()
+}
+
+// leave returns to the enclosing graph and selects and centres the node
+// that holds the graph left, once it is laid out again (through the
+// settings, so that nothing waits on a layout a closed tab cancels).
+func (p *graphPane) leave() {
+	id := p.nav.Back()
+	if id < 0 {
+		return
+	}
+	p.settings.Selected = id
+	p.centreSelected = true
+	p.rebuild()
+}
+
+func (p *graphPane) load() {
 	g := p.model.View()
 	p.status.SetText(fmt.Sprintf("Laying out %d nodes…", len(g.Nodes)))
+	p.setProps(nil)
 	ready := make(chan struct{})
 	p.ready = ready
-	p.view.Load(g, graphview.SceneOptions{Direction: p.dir}, p.startLayout, func(s *graphview.Scene, err error) {
+	want := p.settings
+	p.view.Load(g, graphview.SceneOptions{Direction: want.Direction}, p.startLayout, func(s *graphview.Scene, err error) {
 		defer close(ready)
 		if err != nil {
 			p.status.SetText("Cannot draw the graph: " + err.Error())
 			return
 		}
+		p.settings.Viewport = want.Viewport
+		ShowGraphSettings(p.view, p.model, want)
+		if lin := p.model.ViewNode(p.lineageOf); lin >= 0 {
+			p.view.HighlightLineage(lin)
+		}
+		if v := p.view.Selected(); v >= 0 {
+			if p.centreSelected {
+				p.view.CenterOn(v)
+			}
+			p.showNode(v)
+		}
+		p.centreSelected = false
 		folded := p.model.NodeCount() - len(g.Nodes)
 		text := fmt.Sprintf("%d nodes, %d edges", len(g.Nodes), len(g.Edges))
 		if folded > 0 {
@@ -142,7 +237,6 @@ func (p *graphPane) layOut(place *graphPlace, sameLayout bool) {
 		}
 		p.status.SetText(text)
 		p.search()
-		p.restore(place, sameLayout)
 	})
 }
 
@@ -156,11 +250,14 @@ func (p *graphPane) startLayout(layout func(ctx context.Context) (*graphview.Sce
 }
 
 func (p *graphPane) showNode(v int) {
+	p.shown = p.model.DocNode(v)
+	p.settings.Selected = p.shown
 	p.setProps(p.model.NodeProperties(v))
 	p.updateLineageButton()
 }
 
 func (p *graphPane) showEdge(e int) {
+	p.settings.Selected = -1
 	p.setProps(p.model.EdgeProperties(e))
 	p.updateLineageButton()
 }
@@ -202,6 +299,10 @@ func (p *graphPane) setProps(sections []viewmodel.PropSection) {
 			}
 			if r.Tensor >= 0 {
 				buttons = append(buttons, widget.NewButton("Inspect", func() { p.dt.inspectTensor(r.Tensor) }))
+			}
+			if r.Subgraph >= 0 {
+				id := p.shown
+				buttons = append(buttons, widget.NewButtonWithIcon("Open", theme.NavigateNextIcon(), func() { p.enter(id, r.Subgraph) }))
 			}
 			if len(buttons) > 0 {
 				cell = container.NewBorder(nil, nil, nil, container.NewHBox(buttons...), value)

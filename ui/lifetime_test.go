@@ -37,7 +37,7 @@ func bigCNNFile(t *testing.T, nodes int) string {
 // goroutine is left behind.
 func TestTabClosedOrReloadedMidGraphWork(t *testing.T) {
 	test.NewTempApp(t)
-	path := bigCNNFile(t, 50_000)
+	path := bigCNNFile(t, 20_000)
 	for _, c := range []struct {
 		name           string
 		export, reload bool

@@ -44,12 +44,6 @@ func newHistogramState() histogramState { return histogramState{bins: DefaultHis
 
 func (h *histogramState) reset() { h.result, h.err = nil, nil }
 
-// HistogramSettings reports scope, bins, log counts and range.
-func (in *Inspector) HistogramSettings() (scope HistScope, bins int, log bool, mode RangeMode, lo, hi float64) {
-	h := &in.hist
-	return h.scope, h.bins, h.log, h.rangeMode, h.lo, h.hi
-}
-
 // SetHistScope counts the whole tensor or the current plane.
 func (in *Inspector) SetHistScope(s HistScope) {
 	if s != in.hist.scope {

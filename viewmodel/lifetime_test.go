@@ -37,7 +37,7 @@ func tsrBytes(t *testing.T, values []float32) []byte {
 }
 
 // bigWeightModel writes a tmfile whose fully connected layer has a
-// [rows, cols] fp32 weight (32 MiB at 4096×2048): exporting its plane as
+// [rows, cols] fp32 weight (8 MiB at 2048×1024): exporting its plane as
 // CSV takes long enough to close the tab in the middle.
 func bigWeightModel(t *testing.T, rows, cols int) string {
 	t.Helper()
@@ -99,8 +99,8 @@ func inspectNamed(t *testing.T, q *Queue, d *Doc, name string) {
 	t.Fatalf("no tensor %q", name)
 }
 
-// waitUnmapped waits until doc's files are unmapped.
-func waitUnmapped(t *testing.T, doc *formats.Document) {
+// waitDocUnmapped waits until doc's files are unmapped.
+func waitDocUnmapped(t *testing.T, doc *formats.Document) {
 	t.Helper()
 	select {
 	case <-doc.Unmapped():
@@ -146,7 +146,7 @@ func waitWriting(t *testing.T, dir string) {
 // its tensor is being exported must neither unmap the file under the
 // exporter (a fault) nor leave its goroutine running, nor leave a file.
 func TestTabClosedOrReloadedMidTensorExport(t *testing.T) {
-	path := bigWeightModel(t, 4096, 2048)
+	path := bigWeightModel(t, 2048, 1024)
 	for _, action := range []string{"close", "reload"} {
 		t.Run(action, func(t *testing.T) {
 			before := runtime.NumGoroutine()
@@ -176,8 +176,8 @@ func TestTabClosedOrReloadedMidTensorExport(t *testing.T) {
 				}
 				ws.Close(d)
 			}
-			waitUnmapped(t, old)
-			waitUnmapped(t, d.Doc)
+			waitDocUnmapped(t, old)
+			waitDocUnmapped(t, d.Doc)
 			q.Drain(func() bool { return false }, time.Second)
 			if finished {
 				t.Error("the export reported back to a closed tab")
@@ -194,7 +194,7 @@ func TestTabClosedOrReloadedMidTensorExport(t *testing.T) {
 // makes statistics, histograms, downsampling, exports and TSR decompression
 // report tensor.ErrFault instead of killing the process with SIGBUS.
 func TestTruncatedFileGivesErrFault(t *testing.T) {
-	path := bigWeightModel(t, 2048, 2048)
+	path := bigWeightModel(t, 1024, 1024)
 	q := NewQueue()
 	ws := NewWorkspace(q.Post, MemPrefs{})
 	d := openTab(t, q, ws, path)
@@ -255,7 +255,7 @@ func TestTruncatedFileGivesErrFault(t *testing.T) {
 // TestTruncatedTSRZlibGivesErrFault: inflating and checking the CRC of a
 // compressed tensor whose file was cut short reports ErrFault.
 func TestTruncatedTSRZlibGivesErrFault(t *testing.T) {
-	const n = 1 << 21
+	const n = 1 << 18
 	raw := make([]byte, 4*n)
 	for i := 0; i < n; i++ {
 		binary.LittleEndian.PutUint32(raw[4*i:], math.Float32bits(float32(math.Sin(float64(i)*1.7))))

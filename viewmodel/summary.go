@@ -80,7 +80,7 @@ func (in *Inspector) SummaryLine() []Segment {
 	if in.entry == nil {
 		return nil
 	}
-	head := tensor.FormatShape(in.entry.DType, in.entry.Shape)
+	head := FormatTypedShape(in.entry.DType, in.entry.Shape)
 	if in.shown != nil && in.shown.DType() != in.entry.DType {
 		head += " → " + in.shown.DType().String()
 	}

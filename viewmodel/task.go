@@ -11,11 +11,8 @@ import (
 )
 
 // Poster runs f on the UI goroutine. The ui package passes fyne.Do; tests
-// pass Immediate or a queue they drain themselves.
+// pass a queue they drain themselves.
 type Poster func(f func())
-
-// Immediate runs f at once on the calling goroutine (tests, headless use).
-func Immediate(f func()) { f() }
 
 // Progress reports how much of a task is done; both are counts of the same
 // unit (elements, bytes). It may be called from several goroutines. It is

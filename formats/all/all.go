@@ -3,7 +3,9 @@
 package all
 
 import (
+	_ "tensorscope/formats/gguf"
 	_ "tensorscope/formats/nn"
+	_ "tensorscope/formats/onnx"
 	_ "tensorscope/formats/tmfile"
 	_ "tensorscope/formats/tsm"
 	_ "tensorscope/formats/tsr"

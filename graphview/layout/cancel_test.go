@@ -10,7 +10,7 @@ import (
 // TestLayoutContextStops: a layout of a large graph abandoned half way
 // returns the context's error soon, not after the whole layout.
 func TestLayoutContextStops(t *testing.T) {
-	g := GenerateCNN(20_000).Graph()
+	g := GenerateCNN(20_000).Graph(tengineTitle)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(20*time.Millisecond, cancel)
 	start := time.Now()
@@ -21,7 +21,7 @@ func TestLayoutContextStops(t *testing.T) {
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("cancelled layout took %v to return", d)
 	}
-	if _, err := LayoutContext(context.Background(), GenerateCNN(50).Graph(), Options{}); err != nil {
+	if _, err := LayoutContext(context.Background(), GenerateCNN(50).Graph(tengineTitle), Options{}); err != nil {
 		t.Fatal(err)
 	}
 }

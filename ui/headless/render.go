@@ -52,6 +52,10 @@ type Options struct {
 	// viewmodel.DefaultInspectorSettings and its setters; the zero value
 	// means the defaults.
 	Settings viewmodel.InspectorSettings
+	// Graph are the graph view's settings, made with
+	// viewmodel.DefaultGraphSettings and its setters; nil means the
+	// defaults. The graph view shows them.
+	Graph *viewmodel.GraphSettings
 }
 
 // Render draws a view of doc off-screen with Fyne's software painter:
@@ -73,7 +77,11 @@ func Render(ctx context.Context, doc *formats.Document, opt Options) (img image.
 		defer h.close()
 		switch opt.View {
 		case ViewGraph:
-			img, err = h.renderGraph(doc, size)
+			gs := viewmodel.DefaultGraphSettings()
+			if opt.Graph != nil {
+				gs = *opt.Graph
+			}
+			img, err = h.renderGraph(doc, gs, size)
 		case ViewHeatmap, ViewHistogram:
 			img, err = h.renderInspector(ctx, doc, opt, size)
 		case ViewWindow:
@@ -193,15 +201,22 @@ func resize(win fyne.Window, size fyne.Size) error {
 }
 
 func (h *headless) graphScene(doc *formats.Document) (*graphview.Scene, error) {
-	if doc.Graph == nil {
-		return nil, fmt.Errorf("this %s has no graph", doc.FormatName)
-	}
-	m := viewmodel.NewGraphModel(doc, false)
-	return graphview.NewScene(m.View(), graphview.SceneOptions{Direction: graphview.TopToBottom})
+	s, _, err := h.graphSceneWith(doc, viewmodel.DefaultGraphSettings())
+	return s, err
 }
 
-func (h *headless) renderGraph(doc *formats.Document, size fyne.Size) (image.Image, error) {
-	s, err := h.graphScene(doc)
+// graphSceneWith lays doc's graph out as settings ask.
+func (h *headless) graphSceneWith(doc *formats.Document, settings viewmodel.GraphSettings) (*graphview.Scene, *viewmodel.GraphModel, error) {
+	if doc.Graph == nil {
+		return nil, nil, fmt.Errorf("this %s has no graph", doc.FormatName)
+	}
+	m := viewmodel.NewGraphModel(doc, settings.ShowConstants)
+	s, err := graphview.NewScene(m.View(), graphview.SceneOptions{Direction: settings.Direction})
+	return s, m, err
+}
+
+func (h *headless) renderGraph(doc *formats.Document, settings viewmodel.GraphSettings, size fyne.Size) (image.Image, error) {
+	s, m, err := h.graphSceneWith(doc, settings)
 	if err != nil {
 		return nil, err
 	}
@@ -212,6 +227,7 @@ func (h *headless) renderGraph(doc *formats.Document, size fyne.Size) (image.Ima
 		return nil, err
 	}
 	v.Fit()
+	ui.ShowGraphSettings(v, m, settings)
 	return h.win.Canvas().Capture(), nil
 }
 

@@ -406,6 +406,31 @@ func TestRenderSettingsTakeEffect(t *testing.T) {
 	}
 }
 
+// Graph settings change what is drawn: each differs from the default.
+func TestRenderGraphSettingsTakeEffect(t *testing.T) {
+	cnn := openFile(t, "cnn.tmfile", cnnTmfile(t))
+	base := Options{View: ViewGraph, Width: 400, Height: 600, Tensor: -1}
+	def := render(t, cnn, RenderOptions{View: ViewGraph, Width: 400, Height: 600, Tensor: -1})
+	lr, consts, sel, zoomed := viewmodel.DefaultGraphSettings(), viewmodel.DefaultGraphSettings(), viewmodel.DefaultGraphSettings(), viewmodel.DefaultGraphSettings()
+	for _, err := range []error{lr.SetDirection("lr"), sel.SelectNamed(cnn, "stem_conv"), zoomed.SetViewport(1, 100, 100)} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	consts.ShowConstants = true
+	for name, g := range map[string]viewmodel.GraphSettings{"lr": lr, "constants": consts, "selection": sel, "viewport": zoomed} {
+		opt := base
+		opt.Graph = &g
+		img, err := Render(context.Background(), cnn, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, _ := differentPixels(def, img); n == 0 {
+			t.Errorf("graph settings %s drew the default graph", name)
+		}
+	}
+}
+
 func TestRenderErrors(t *testing.T) {
 	wave := openFile(t, "wave.tsr", waveTSR(t))
 	module := openFile(t, "small.tsm", smallTSM(t))
