@@ -78,6 +78,7 @@ func (dt *docTab) rebuild() {
 	if d.Doc.Graph != nil {
 		dt.graph = newGraphPane(dt, oldGraph)
 		dt.panes.Append(container.NewTabItem("Graph", dt.graph.content))
+		dt.tensors.inspector.onShowInGraph = dt.showInGraph
 		dt.panes.SelectIndex(3) // a model's graph is what people open it for
 	}
 	if oldPanes != nil {
@@ -168,4 +169,19 @@ func (dt *docTab) exportTensor() {
 			showError(err, win)
 		}
 	})
+}
+
+// showInGraph shows the Graph pane with the first node that uses the named
+// tensor selected and centred: the way back from Inspect.
+func (dt *docTab) showInGraph(name string) {
+	if dt.graph == nil {
+		return
+	}
+	for _, item := range dt.panes.Items {
+		if item.Content == dt.graph.content {
+			dt.panes.Select(item)
+		}
+	}
+	dt.graph.find.SetText(name)
+	dt.graph.next(1)
 }

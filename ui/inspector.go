@@ -26,6 +26,10 @@ type inspectorView struct {
 	content fyne.CanvasObject
 
 	title    *widget.Label
+	toGraph  *widget.Button // "Show in graph", for tensors of a model
+	// onShowInGraph, set for models, goes to the graph node using the
+	// named tensor (the way back from Inspect).
+	onShowInGraph func(name string)
 	summary  *widget.Label
 	alert    *widget.Label
 	pcts     *widget.Label
@@ -111,7 +115,13 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 		v.values.Refresh()
 	}
 	status := container.NewBorder(nil, nil, v.busy, nil, v.progress)
-	top := container.NewVBox(v.title, v.summary, v.alert, v.pcts, v.dequant, status, v.message)
+	v.toGraph = widget.NewButtonWithIcon("Show in graph", theme.NavigateBackIcon(), func() {
+		if e := v.in.Entry(); e != nil && v.onShowInGraph != nil {
+			v.onShowInGraph(e.Name)
+		}
+	})
+	v.toGraph.Hide()
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, v.toGraph, v.title), v.summary, v.alert, v.pcts, v.dequant, status, v.message)
 	v.content = container.NewBorder(top, nil, nil, nil, v.tabs)
 	v.in.OnChange = v.update
 	v.update(viewmodel.ChangedAll) // syncs the controls too
@@ -198,6 +208,7 @@ func (v *inspectorView) updateTensor() {
 	e := v.in.Entry()
 	if e == nil {
 		v.title.SetText("")
+		v.toGraph.Hide()
 		v.factRows = nil
 		v.message.SetText("Select a tensor to see its values.")
 		v.message.Show()
@@ -210,6 +221,9 @@ func (v *inspectorView) updateTensor() {
 		return
 	}
 	v.title.SetText(e.Name)
+	if v.onShowInGraph != nil {
+		v.toGraph.Show()
+	}
 	v.factRows = viewmodel.EntryFacts(e)
 	v.facts.Refresh()
 	if v.in.Quantised() {
