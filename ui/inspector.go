@@ -24,12 +24,12 @@ type inspectorView struct {
 	doc     *viewmodel.Doc
 	in      *viewmodel.Inspector
 	content fyne.CanvasObject
-
-	title    *widget.Label
-	toGraph  *widget.Button // "Show in graph", for tensors of a model
 	// onShowInGraph, set for models, goes to the graph node using the
 	// named tensor (the way back from Inspect).
 	onShowInGraph func(name string)
+
+	title    *widget.Label
+	toGraph  *widget.Button // "Show in graph", for tensors of a model
 	summary  *widget.Label
 	alert    *widget.Label
 	pcts     *widget.Label
