@@ -124,7 +124,10 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	export := widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), p.export)
 
 	findBar := container.NewBorder(nil, nil, nil, container.NewHBox(p.count, prev, nextB), p.find)
-	tools := container.NewHBox(p.consts, p.dirSel, p.lineage, zout, zin, one, fit, export)
+	// A Select is as narrow as its placeholder: give the direction room
+	// for "Left to right" so it is not cut to "Top to bott…".
+	dirSize := fyne.NewSize(fyne.MeasureText("Left to right", theme.TextSize(), fyne.TextStyle{}).Width+6*theme.InnerPadding()+theme.IconInlineSize(), p.dirSel.MinSize().Height)
+	tools := container.NewHBox(p.consts, container.NewGridWrap(dirSize, p.dirSel), p.lineage, zout, zin, one, fit, export)
 	p.navRow = container.NewBorder(nil, nil, p.back, nil, p.crumbs)
 	top := container.NewVBox(findBar, container.NewHScroll(tools), p.navRow)
 	side := container.NewBorder(widget.NewLabelWithStyle("Properties", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
