@@ -461,13 +461,15 @@ func (v *inspectorView) valuesTab() fyne.CanvasObject {
 	v.values = widget.NewTableWithHeaders(
 		func() (int, int) { return v.in.PlaneSize() },
 		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
+			// The template is as wide as the widest value of the dtype:
+			// the table sizes its columns by it, so no number overflows.
+			l := widget.NewLabel(strings.Repeat("0", v.in.ValueCellChars()))
 			l.Alignment = fyne.TextAlignTrailing
 			l.TextStyle.Monospace = true
 			return l
 		},
 		func(id widget.TableCellID, o fyne.CanvasObject) {
-			o.(*widget.Label).SetText(v.in.ValueText(id.Row, id.Col))
+			o.(*widget.Label).SetText(v.in.ValueCellText(id.Row, id.Col))
 		})
 	v.values.CreateHeader = func() fyne.CanvasObject {
 		l := widget.NewLabel("")
@@ -484,9 +486,6 @@ func (v *inspectorView) valuesTab() fyne.CanvasObject {
 		default:
 			l.SetText("")
 		}
-	}
-	for c := 0; c < 64; c++ {
-		v.values.SetColumnWidth(c, 120)
 	}
 	return v.values
 }
