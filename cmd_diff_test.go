@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"image/png"
 	"math"
 	"os"
 	"os/exec"
@@ -492,7 +493,9 @@ func TestDiffRealMNISTPair(t *testing.T) {
 	}
 }
 
-// storedOf exports a float32 tensor of a file as raw bytes for NumPy.
+// storedOf exports a tensor of a file, as the tensor core decodes it, as
+// raw float64 for NumPy: for block-quantised types, the values dequantised
+// (the core's decoders are checked against gguf-py in the tensor package).
 func storedOf(t *testing.T, path, name string) storedTensor {
 	t.Helper()
 	doc, status := openDocument(path, os.Stderr)
@@ -501,18 +504,51 @@ func storedOf(t *testing.T, path, name string) storedTensor {
 	}
 	defer doc.Close()
 	e := doc.Tensor(name)
+	if e == nil {
+		t.Fatalf("%s has no tensor %q", path, name)
+	}
 	x, err := e.Load(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if x.DType() != tensor.Float32 {
-		t.Fatalf("%s is %s", name, x.DType())
-	}
-	raw, err := x.ContiguousBytes(t.Context())
-	if err != nil {
+	v := make([]float64, x.Len())
+	if err := x.ReadFloat64s(0, v); err != nil {
 		t.Fatal(err)
 	}
-	return storedTensor{Name: name, Kind: "f4", Shape: x.Shape(), Raw: append([]byte(nil), raw...)}
+	raw := make([]byte, 8*len(v))
+	for i, f := range v {
+		binary.LittleEndian.PutUint64(raw[8*i:], math.Float64bits(f))
+	}
+	return storedTensor{Name: name, Kind: "f8", Shape: x.Shape(), Raw: raw}
+}
+
+// The synthetic F32 model against its quantisations (GGUF block types):
+// every figure of every pair against NumPy over the decoded values.
+func TestDiffGGUFQuantisations(t *testing.T) {
+	dir := samples.Dir(t, "gguf/quantized-llama.cpp")
+	f32 := filepath.Join(dir, "synth-llama256-F32.gguf")
+	for _, q := range []string{"Q4_K_M", "Q4_0-mix", "IQ2_XXS"} {
+		quant := filepath.Join(dir, "synth-llama256-"+q+".gguf")
+		got, code := diffJSONOf(t, f32, quant)
+		if code != 1 || len(got.Pairs) == 0 || len(got.OnlyA)+len(got.OnlyB) != 0 {
+			t.Fatalf("%s: exit %d, %d pairs, only %v %v", q, code, len(got.Pairs), got.OnlyA, got.OnlyB)
+		}
+		var pairs [][2]storedTensor
+		quantised := 0
+		for _, p := range got.Pairs {
+			pairs = append(pairs, [2]storedTensor{storedOf(t, f32, p.Name), storedOf(t, quant, p.Name)})
+			if p.DTypeB != "float32" {
+				quantised++
+			}
+		}
+		if quantised == 0 {
+			t.Errorf("%s: no quantised tensor among %d pairs", q, len(got.Pairs))
+		}
+		want := referenceFigures(t, 1e-5, 1e-8, pairs)
+		for i := range got.Pairs {
+			checkAgainstNumPy(t, got.Pairs[i], want[i])
+		}
+	}
 }
 
 // Two models whose graphs differ: a node removed, one added, one with
@@ -651,4 +687,49 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// render --view diff: the usage contract, and a PNG of the requested size.
+func TestRenderDiffCommand(t *testing.T) {
+	base := wave(60, 1)
+	near := append([]float32(nil), base...)
+	near[7] += 0.5
+	a := writeTmfile(t, "a", f32Stored("w", []int{6, 10}, base))
+	b := writeTmfile(t, "b", f32Stored("w", []int{6, 10}, near))
+	out := filepath.Join(t.TempDir(), "diff.png")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{a, "--view", "diff", "--tensor", "w", "--out", out}, "--with"},
+		{[]string{a, "--view", "diff", "--with", b, "--out", out}, "--tensor"},
+		{[]string{a, "--view", "heatmap", "--with", b, "--tensor", "w", "--out", out}, "--with applies to --view diff"},
+		{[]string{a, "--view", "heatmap", "--diff", "relative", "--tensor", "w", "--out", out}, "--diff applies to --view diff"},
+		{[]string{a, "--view", "diff", "--with", b, "--tensor", "w", "--bins", "8", "--out", out}, "--bins does not apply"},
+		{[]string{a, "--view", "diff", "--with", b, "--tensor", "w", "--diff", "sideways", "--out", out}, "absolute or relative"},
+		{[]string{a, "--view", "diff", "--with", b, "--tensor", "w", "--out", b + ".png", "--out", a}, "--out"},
+	} {
+		_, errOut, code := runCmd(append([]string{"render"}, c.args...)...)
+		if code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("render %v: exit %d, stderr %q; want 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+	_, errOut, code := runCmd("render", a, "--view", "diff", "--with", b, "--tensor", "w", "--diff", "relative",
+		"--axes", "1,0", "--size", "1000x360", "--out", out)
+	if code != 0 {
+		t.Fatalf("render --view diff: exit %d: %s", code, errOut)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cfg, err := png.DecodeConfig(f)
+	if err != nil || cfg.Width != 1000 || cfg.Height != 360 {
+		t.Errorf("wrote %+v, %v; want a 1000×360 PNG", cfg, err)
+	}
+	if _, errOut, code := runCmd("render", a, "--view", "diff", "--with", b, "--tensor", "nope", "--out", out); code != 1 ||
+		!strings.Contains(errOut, "nope") {
+		t.Errorf("unknown tensor: exit %d, %q", code, errOut)
+	}
 }

@@ -17,8 +17,9 @@ import (
 
 func init() { register("render", runRender) }
 
-const renderUsage = "tensorscope render FILE --view heatmap|histogram|graph|window [--tensor NAME] [--axes R,C] " +
-	"[--index AXIS=I ...] [--colormap NAME] [--range auto|sym|LO,HI] [--bins N] [--direction tb|lr] [--constants] [--select NODE] [--size WxH] --out OUT.png"
+const renderUsage = "tensorscope render FILE --view heatmap|histogram|graph|window|diff [--with B] [--tensor NAME] [--axes R,C] " +
+	"[--index AXIS=I ...] [--colormap NAME] [--range auto|sym|LO,HI] [--bins N] [--direction tb|lr] [--constants] [--select NODE] " +
+	"[--diff absolute|relative] [--size WxH] --out OUT.png"
 
 // Limits of --size: large enough for any screen, small enough that the
 // software painter's canvas stays a few hundred megabytes.
@@ -61,6 +62,9 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		return nil
 	})
 	dequant := c.flags.Bool("dequant", false, "show a quantised tensor's dequantised values")
+	with := c.flags.String("with", "", "--view diff: the file B whose tensor --tensor is compared with FILE's")
+	compare := viewmodel.DefaultCompareSettings()
+	c.flags.Func("diff", "--view diff: what A−B shows, absolute (a − b) or relative ((a − b)/|a|) (default absolute)", compare.SetDiff)
 	graph := viewmodel.DefaultGraphSettings()
 	c.flags.Func("direction", "graph direction: "+strings.Join(viewmodel.GraphDirectionKeys, ", ")+" (default tb)", graph.SetDirection)
 	c.flags.BoolFunc("constants", "draw constant nodes instead of folding them into their consumers", func(string) error {
@@ -136,7 +140,18 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		if f := given("colormap", "reduce"); f != "" {
 			return c.usageError(stderr, "%s applies to --view heatmap (or window)", f)
 		}
+	case headless.ViewDiff:
+		if f := given("bins", "log", "plane", "reduce", "dequant"); f != "" {
+			return c.usageError(stderr, "%s does not apply to --view diff", f)
+		}
+		if *with == "" || sel.tensor == "" {
+			return c.usageError(stderr, "--view diff needs --with B and --tensor NAME")
+		}
 	}
+	if f := given("with", "diff"); f != "" && *view != headless.ViewDiff {
+		return c.usageError(stderr, "%s applies to --view diff", f)
+	}
+	compare.Plane = settings
 
 	path := pos[0]
 	doc, status := openDocument(path, stderr)
@@ -152,7 +167,19 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 			return fileError(stderr, path, err)
 		}
 	}
-	opt := headless.Options{View: *view, Width: w, Height: h, Dark: *dark, Tensor: -1, Settings: settings, Graph: &graph}
+	opt := headless.Options{View: *view, Width: w, Height: h, Dark: *dark, Tensor: -1, Settings: settings, Graph: &graph,
+		Compare: compare}
+	if *with != "" {
+		docB, status := openDocument(*with, stderr)
+		if docB == nil {
+			return status
+		}
+		defer docB.Close()
+		if err := refuseOverwrite(*with, *out); err != nil {
+			return c.usageError(stderr, "%v", err)
+		}
+		opt.With = docB
+	}
 	if sel.tensor != "" {
 		if opt.Tensor, err = tensorIndex(doc, sel.tensor); err != nil {
 			return fileError(stderr, path, err)

@@ -74,9 +74,19 @@ func (mw *MainWindow) compareTabsDialog() {
 		showError(errors.New("Compare Tabs needs two open files."), mw.win)
 		return
 	}
+	// A defaults to the first file (the reference, usually opened first),
+	// B to the current tab, or the second file when the first is current.
 	selA, selB := widget.NewSelect(names, nil), widget.NewSelect(names, nil)
-	selA.SetSelectedIndex(max(mw.tabs.SelectedIndex(), 0) % len(docs))
-	selB.SetSelectedIndex((selA.SelectedIndex() + 1) % len(docs))
+	selA.SetSelectedIndex(0)
+	b := 1
+	if cur := mw.current(); cur != nil && cur.doc != nil && cur.doc != docs[0] {
+		for i, d := range docs {
+			if d == cur.doc {
+				b = i
+			}
+		}
+	}
+	selB.SetSelectedIndex(b)
 	form := widget.NewForm(widget.NewFormItem("A", selA), widget.NewFormItem("B", selB))
 	d := dialog.NewCustomConfirm("Compare Tabs", "Compare", "Cancel", form, func(ok bool) {
 		if !ok || selA.SelectedIndex() < 0 || selB.SelectedIndex() < 0 {

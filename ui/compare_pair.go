@@ -32,6 +32,7 @@ type comparePairView struct {
 	areas    [3]*fyne.Container
 	hover    *widget.Label
 	heatNote *widget.Label
+	row      *fyne.Container // the three heatmaps side by side
 
 	overlay, diffHist *histRaster
 	histNote          *widget.Label
@@ -40,8 +41,11 @@ type comparePairView struct {
 	syncing bool
 }
 
-// compareHeadings name the three heatmaps.
-var compareHeadings = [3]string{"A", "B", "A − B"}
+// headings name the three heatmaps after the files.
+func (v *comparePairView) headings() [3]string {
+	a, b := v.c.Names()
+	return [3]string{"A: " + a, "B: " + b, "A − B"}
+}
 
 func newComparePairView(c *viewmodel.Comparison) *comparePairView {
 	v := &comparePairView{c: c}
@@ -89,16 +93,19 @@ func (v *comparePairView) heatmapsTab() fyne.CanvasObject {
 	controls := container.NewHBox(widget.NewLabel("Rows"), v.rowSel, widget.NewLabel("Columns"), v.colSel,
 		widget.NewLabel("A − B:"), v.mode, whole)
 	var cols []fyne.CanvasObject
+	headings := v.headings()
 	for i := range v.heats {
 		v.heats[i] = newHeatmapView(v.c.Panel(viewmodel.Panel(i)), func(s string) { v.hover.SetText(s) })
 		v.bars[i] = newColorBar(v.c.Panel(viewmodel.Panel(i)))
 		v.areas[i] = newHeatmapArea(v.heats[i], v.bars[i])
-		head := widget.NewLabelWithStyle(compareHeadings[i], fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+		head := widget.NewLabelWithStyle(headings[i], fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+		head.Truncation = fyne.TextTruncateEllipsis
 		cols = append(cols, container.NewBorder(head, nil, nil, nil, v.areas[i]))
 	}
+	v.row = container.NewGridWithColumns(3, cols...)
 	top := container.NewVBox(container.NewHScroll(controls), v.sliders)
 	bottom := container.NewVBox(v.hover, v.heatNote)
-	return container.NewBorder(top, bottom, nil, nil, container.NewGridWithColumns(3, cols...))
+	return container.NewBorder(top, bottom, nil, nil, v.row)
 }
 
 func (v *comparePairView) histogramsTab() fyne.CanvasObject {
@@ -290,4 +297,12 @@ func (r *histRaster) draw(w, h int) image.Image {
 func (r *histRaster) update() {
 	r.cache = nil
 	r.raster.Refresh()
+}
+
+// ComparisonHeatmaps is the selected pair of c as `render --view diff`
+// draws it: its name, the A, B and A−B heatmaps side by side with their
+// colour bars, and the note saying what they show.
+func ComparisonHeatmaps(c *viewmodel.Comparison) fyne.CanvasObject {
+	v := newComparePairView(c)
+	return container.NewBorder(v.title, v.heatNote, nil, nil, v.row)
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -49,10 +50,8 @@ func ComparisonContent(c *viewmodel.Comparison) fyne.CanvasObject {
 
 func (t *compareTab) build() fyne.CanvasObject {
 	t.summary = widget.NewLabel("")
-	t.summary.Wrapping = fyne.TextWrapWord
+	t.summary.Truncation = fyne.TextTruncateEllipsis
 	t.only = widget.NewLabel("")
-	t.only.Wrapping = fyne.TextWrapWord
-	t.only.Hide()
 	t.busy = widget.NewLabel("")
 	t.progress = widget.NewProgressBar()
 	t.filter = widget.NewEntry()
@@ -84,13 +83,15 @@ func (t *compareTab) build() fyne.CanvasObject {
 	split.Offset = 0.3
 	t.panes = container.NewAppTabs(container.NewTabItem("Tensors", split))
 	status := container.NewBorder(nil, nil, t.busy, nil, t.progress)
-	return container.NewBorder(container.NewVBox(t.summary, t.only, status), nil, nil, nil, t.panes)
+	return container.NewBorder(container.NewVBox(t.summary, status), nil, nil, nil, t.panes)
 }
 
 func (t *compareTab) update(ch viewmodel.CompareChange) {
 	if ch&viewmodel.CompareChangedFigures != 0 {
 		t.summary.SetText(t.c.Summary())
-		t.updateOnly()
+		if t.c.Ready() {
+			t.addOnlyTab()
+		}
 		if g := t.c.Graph(); g != nil && t.graph == nil {
 			t.graph = newCompareGraphView(t.c)
 			t.panes.Append(container.NewTabItem("Graph changes", t.graph.content))
@@ -106,21 +107,23 @@ func (t *compareTab) update(ch viewmodel.CompareChange) {
 	t.pair.update(ch)
 }
 
-func (t *compareTab) updateOnly() {
+// addOnlyTab lists the tensors found in only one file, when there are any.
+func (t *compareTab) addOnlyTab() {
 	m := t.c.Matching()
-	var lines []string
-	if len(m.OnlyA) > 0 {
-		lines = append(lines, "Only in A: "+strings.Join(m.OnlyA, ", "))
-	}
-	if len(m.OnlyB) > 0 {
-		lines = append(lines, "Only in B: "+strings.Join(m.OnlyB, ", "))
-	}
-	if len(lines) == 0 {
-		t.only.Hide()
+	if len(m.OnlyA)+len(m.OnlyB) == 0 || t.only.Text != "" {
 		return
 	}
-	t.only.SetText(strings.Join(lines, "\n"))
-	t.only.Show()
+	var b strings.Builder
+	for _, side := range []struct {
+		name  string
+		names []string
+	}{{"A", m.OnlyA}, {"B", m.OnlyB}} {
+		if len(side.names) > 0 {
+			fmt.Fprintf(&b, "Only in %s (%d):\n  %s\n\n", side.name, len(side.names), strings.Join(side.names, "\n  "))
+		}
+	}
+	t.only.SetText(strings.TrimSpace(b.String()))
+	t.panes.Append(container.NewTabItem("Only in one file", container.NewScroll(t.only)))
 }
 
 func (t *compareTab) updateProgress() {
@@ -144,5 +147,8 @@ func (t *compareTab) updateProgress() {
 // close stops the comparison's work and closes its files.
 func (t *compareTab) close() {
 	t.c.OnChange = nil
+	if t.graph != nil {
+		t.graph.close()
+	}
 	t.c.Close()
 }

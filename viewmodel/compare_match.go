@@ -41,8 +41,9 @@ func (r Renames) ParseRename(s string) error {
 
 // comparable reports whether an entry takes part in matching: tensors
 // without data in the file (activations, benchmark weights) are the
-// graph's business, not the values'.
-func comparable(e *formats.TensorEntry) bool { return e.HasData() }
+// graph's business, not the values'; derived views (a block-quantised
+// tensor's scales and codes) are parts of a tensor compared as a whole.
+func comparable(e *formats.TensorEntry) bool { return e.HasData() && e.Role != formats.RoleDerived }
 
 // MatchTensors pairs the tensors with data of a and b by name, after
 // renaming A's names through renames. Two files with one such tensor each

@@ -37,6 +37,7 @@ type Comparison struct {
 
 	srcA, srcB Source
 	tol        Tolerance
+	only       string // compare only A's tensor of this name ("" for all)
 	docA, docB *formats.Document
 	err        error
 
@@ -92,6 +93,16 @@ func NewComparison(post Poster, a, b Source, tol Tolerance) *Comparison {
 	return c
 }
 
+// NewPairComparison is NewComparison computing the figures of one pair
+// only, the one named name in A — for drawing one pair without reading
+// every tensor of two large models. The other tensors are still matched
+// (Matching lists them) but not listed.
+func NewPairComparison(post Poster, a, b Source, tol Tolerance, name string) *Comparison {
+	c := &Comparison{post: post, srcA: a, srcB: b, tol: tol, only: name, progress: map[string]float64{}, owned: &ownedDocs{}}
+	c.start()
+	return c
+}
+
 // comparisonResult is what the opening task hands to the UI goroutine.
 type comparisonResult struct {
 	docA, docB *formats.Document
@@ -101,7 +112,7 @@ type comparisonResult struct {
 }
 
 func (c *Comparison) start() {
-	a, b, tol, owned := c.srcA, c.srcB, c.tol, c.owned
+	a, b, tol, owned, only := c.srcA, c.srcB, c.tol, c.owned, c.only
 	c.setProgress("Comparing", 0)
 	c.openTask = StartTask(c.post, nil, func(ctx context.Context, progress Progress) (comparisonResult, error) {
 		var r comparisonResult
@@ -117,6 +128,9 @@ func (c *Comparison) start() {
 				var err error
 				if r.matching, err = MatchTensors(r.docA, r.docB, nil); err != nil {
 					return err
+				}
+				if only != "" {
+					r.matching.Pairs = onlyPair(r.matching.Pairs, only)
 				}
 				r.figures, err = compareAllPairs(ctx, r.matching.Pairs, tol, progress)
 				return err
@@ -142,6 +156,15 @@ func (c *Comparison) start() {
 		c.refilter()
 		c.changed(CompareChangedFigures | CompareChangedRows)
 	})
+}
+
+func onlyPair(pairs []TensorPair, name string) []TensorPair {
+	for _, p := range pairs {
+		if p.Name == name {
+			return []TensorPair{p}
+		}
+	}
+	return nil
 }
 
 // openOwned opens s and hands the document to owned.
@@ -199,6 +222,9 @@ func (c *Comparison) changed(ch CompareChange) {
 func (c *Comparison) Title() string {
 	return sourceName(c.srcA) + " vs " + sourceName(c.srcB)
 }
+
+// Names are the two files' names, A's then B's.
+func (c *Comparison) Names() (a, b string) { return sourceName(c.srcA), sourceName(c.srcB) }
 
 func sourceName(s Source) string {
 	d := s.Display()

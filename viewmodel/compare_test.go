@@ -259,3 +259,39 @@ func TestComparisonSettingsApply(t *testing.T) {
 		t.Errorf("axes beyond the rank: %v", err)
 	}
 }
+
+func TestComparisonChangeGraph(t *testing.T) {
+	c, _ := newTestComparison(t)
+	cg := c.ChangeGraph()
+	if cg == nil {
+		t.Fatal("no change graph for two models")
+	}
+	var titles []string
+	added := -1
+	for i, n := range cg.View.Nodes {
+		titles = append(titles, n.Title+" "+n.Subtitle)
+		if cg.Nodes[i].Change == NodeAdded {
+			added = i
+		}
+	}
+	if len(cg.View.Nodes) != 4 || added < 0 || cg.View.Nodes[added].Title != "+ ReLu" ||
+		cg.View.Nodes[added].Category != changeCategories[NodeAdded] {
+		t.Fatalf("nodes %v", titles)
+	}
+	if len(cg.View.Edges) != 3 {
+		t.Errorf("edges %+v, want data→w.op→b.op→extra", cg.View.Edges)
+	}
+	if s := c.NodeVersions(cg, added); !strings.HasPrefix(s, "extra — added\nonly in B: ReLu") {
+		t.Errorf("properties %q", s)
+	}
+}
+
+func TestNodeVersionsShowsBothVersions(t *testing.T) {
+	var buf strings.Builder
+	writeBothVersions(&buf, []formats.Attr{{Name: "k", Value: int64(3)}, {Name: "s", Value: int64(1)}},
+		[]formats.Attr{{Name: "k", Value: int64(5)}, {Name: "s", Value: int64(1)}, {Name: "g", Value: int64(2)}})
+	want := "≠ k: A 3, B 5\n  s: A 1, B 1\n≠ g: A (none), B 2\n"
+	if buf.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
+	}
+}

@@ -33,10 +33,11 @@ const (
 	ViewHistogram = "histogram" // the inspector's histogram plot
 	ViewGraph     = "graph"     // the graph widget, the whole graph fitted
 	ViewWindow    = "window"    // the main window showing the file's tab
+	ViewDiff      = "diff"      // A, B and A−B heatmaps of one tensor of two files (diff.go)
 )
 
 // Views lists the views in the order usage text gives them.
-var Views = []string{ViewHeatmap, ViewHistogram, ViewGraph, ViewWindow}
+var Views = []string{ViewHeatmap, ViewHistogram, ViewGraph, ViewWindow, ViewDiff}
 
 // Options is the state a headless render shows.
 type Options struct {
@@ -56,6 +57,11 @@ type Options struct {
 	// viewmodel.DefaultGraphSettings and its setters; nil means the
 	// defaults. The graph view shows them.
 	Graph *viewmodel.GraphSettings
+	// With is file B of ViewDiff, and Compare its settings (the plane and
+	// colours of A and B, and the difference), made with
+	// viewmodel.DefaultCompareSettings and its setters.
+	With    *formats.Document
+	Compare viewmodel.CompareSettings
 }
 
 // Render draws a view of doc off-screen with Fyne's software painter:
@@ -86,6 +92,8 @@ func Render(ctx context.Context, doc *formats.Document, opt Options) (img image.
 			img, err = h.renderInspector(ctx, doc, opt, size)
 		case ViewWindow:
 			img, err = h.renderWindow(ctx, doc, opt, size)
+		case ViewDiff:
+			img, err = h.renderDiff(ctx, doc, opt, size)
 		default:
 			err = fmt.Errorf("unknown view %q (choose %s)", opt.View, strings.Join(Views, ", "))
 		}
