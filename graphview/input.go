@@ -136,5 +136,9 @@ func (g *GraphView) TypedKey(ev *fyne.KeyEvent) {
 		g.Pan(fyne.NewDelta(0, s.Height*0.9))
 	case fyne.KeyPageDown:
 		g.Pan(fyne.NewDelta(0, -s.Height*0.9))
+	default:
+		if g.OnOtherKey != nil {
+			g.OnOtherKey(ev)
+		}
 	}
 }

@@ -32,6 +32,9 @@ type GraphView struct {
 	OnBackgroundTapped func()
 	// OnViewChanged is called after the zoom or position changes.
 	OnViewChanged func()
+	// OnOtherKey receives the keys the view does not use while it has the
+	// focus, so that the window's keys (F5, Escape) still work.
+	OnOtherKey func(*fyne.KeyEvent)
 
 	scene  *Scene
 	zoom   float32

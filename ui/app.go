@@ -14,7 +14,8 @@ type Options struct {
 	DemoName string   // opened when Paths is empty
 	Demo     []byte
 	// Incoming carries files that later launches of the app hand over
-	// (single instance); each batch opens as new tabs.
+	// (single instance); each batch opens as new tabs. Run serves it;
+	// NewMainWindow alone does not (see ServeHandover).
 	Incoming <-chan []string
 }
 
@@ -24,19 +25,28 @@ func Run(opts Options) {
 	if len(opts.Icon) > 0 {
 		a.SetIcon(fyne.NewStaticResource("tensorscope.png", opts.Icon))
 	}
+	applyTheme(a, savedTheme(a)) // View ▸ Theme; not for headless windows, which choose their own
 	mw := NewMainWindow(a, opts)
 	mw.Start()
-	if opts.Incoming != nil {
-		go func() {
-			for paths := range opts.Incoming {
-				fyne.Do(func() {
-					for _, p := range paths {
-						mw.Open(p)
-					}
-					mw.win.RequestFocus()
-				})
-			}
-		}()
-	}
+	mw.ServeHandover(opts.Incoming)
 	a.Run()
+}
+
+// ServeHandover opens, as tabs of this window, the files that later
+// launches hand over (single instance), until incoming is closed. It returns
+// at once; a nil channel serves nothing.
+func (mw *MainWindow) ServeHandover(incoming <-chan []string) {
+	if incoming == nil {
+		return
+	}
+	go func() {
+		for paths := range incoming {
+			fyne.Do(func() {
+				for _, p := range paths {
+					mw.Open(p)
+				}
+				mw.win.RequestFocus()
+			})
+		}
+	}()
 }

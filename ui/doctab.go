@@ -1,13 +1,11 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"tensorscope/viewmodel"
@@ -18,51 +16,99 @@ import (
 type docTab struct {
 	mw        *MainWindow
 	doc       *viewmodel.Doc // nil while the file is opening
+	path      string         // the file on disk; "" for in-memory documents
 	item      *container.TabItem
 	panes     *container.AppTabs
 	tensors   *tensorPane
 	graph     *graphPane // nil for formats without a graph
 	cancelled bool       // closed before the file finished opening
+
+	// opening animates the tab while its file decodes. Its animation runs
+	// until stopped, even after the tab's content is replaced: a bar left
+	// running redraws the window 20 times a second for good.
+	opening *widget.ProgressBarInfinite
+	// failed is set when the file could not be decoded: the tab shows the
+	// error and the file's bytes.
+	failed *viewmodel.FailedFile
 }
 
 // newPendingTab is the tab of a file still being decoded.
 func newPendingTab(mw *MainWindow, name string) *docTab {
+	content, bar := pendingContent(name)
+	return &docTab{mw: mw, item: container.NewTabItem(name, content), opening: bar}
+}
+
+// pendingContent says the file is opening, with an animated bar (which
+// must be stopped when the content goes: see docTab.opening).
+func pendingContent(name string) (fyne.CanvasObject, *widget.ProgressBarInfinite) {
 	bar := widget.NewProgressBarInfinite()
 	msg := widget.NewLabelWithStyle("Opening "+name+"…", fyne.TextAlignCenter, fyne.TextStyle{})
-	content := container.NewCenter(container.NewVBox(msg, container.NewGridWrap(fyne.NewSize(300, bar.MinSize().Height), bar)))
-	return &docTab{mw: mw, item: container.NewTabItem(name, content)}
+	return container.NewCenter(container.NewVBox(msg, container.NewGridWrap(fyne.NewSize(300, bar.MinSize().Height), bar))), bar
 }
 
 // setDoc fills a pending tab with its opened document.
 func (dt *docTab) setDoc(d *viewmodel.Doc) {
+	dt.stopOpening()
 	dt.doc = d
 	dt.rebuild()
 }
 
-// rebuild makes the panes anew for the current document (after a reload).
+// stopOpening ends the "Opening…" animation once it is no longer shown.
+func (dt *docTab) stopOpening() {
+	if dt.opening != nil {
+		dt.opening.Stop()
+		dt.opening = nil
+	}
+}
+
+// rebuild makes the panes anew for the current document. After a reload
+// the user keeps their place: the pane and inspector tab shown, the
+// inspected tensor (the viewmodel keeps it), and the graph's settings,
+// selection and viewport.
 func (dt *docTab) rebuild() {
 	d := dt.doc
+	oldPanes, oldTensors, oldGraph := dt.panes, dt.tensors, dt.graph
 	dt.tensors = newTensorPane(dt.mw.win, d)
 	dt.panes = container.NewAppTabs(
 		container.NewTabItem("Tensors", dt.tensors.content),
-		container.NewTabItem("Header", newHeaderPane(d)),
+		container.NewTabItem("Header", newHeaderPane(dt.mw.win, d)),
 		container.NewTabItem("Metadata", newMetaPane(dt.mw.win, d)),
 	)
 	dt.graph = nil
 	if d.Doc.Graph != nil {
-		dt.graph = newGraphPane(dt)
+		dt.graph = newGraphPane(dt, oldGraph)
 		dt.panes.Append(container.NewTabItem("Graph", dt.graph.content))
+		dt.tensors.inspector.onShowInGraph = dt.showInGraph
 		dt.panes.SelectIndex(3) // a model's graph is what people open it for
+	}
+	if oldPanes != nil {
+		dt.keepPlace(oldPanes, oldTensors)
+	}
+	if i := d.Inspector.Index(); i >= 0 {
+		dt.tensors.selectTensor(i) // a single tensor opens shown; a reload keeps it
 	}
 	dt.item.Content = container.NewBorder(warningsStrip(dt.mw.win, d), nil, nil, nil, dt.panes)
 	dt.item.Text = d.Title()
 	dt.mw.tabs.Refresh()
 }
 
+// keepPlace shows the same pane and inspector tab as the panes being
+// replaced.
+func (dt *docTab) keepPlace(oldPanes *container.AppTabs, oldTensors *tensorPane) {
+	if i := oldPanes.SelectedIndex(); i >= 0 && i < len(dt.panes.Items) {
+		dt.panes.SelectIndex(i)
+	}
+	dt.tensors.inspector.tabs.SelectIndex(oldTensors.inspector.tabs.SelectedIndex())
+}
+
 // close stops background work of the tab.
 func (dt *docTab) close() {
 	if dt.tensors != nil {
 		dt.tensors.close()
+	}
+	if dt.failed != nil {
+		dt.failed.Close()
+		dt.failed = nil
 	}
 }
 
@@ -86,31 +132,6 @@ func (dt *docTab) inspectTensor(i int) {
 	dt.tensors.selectTensor(i)
 }
 
-// warningsStrip shows the document's warnings in a visible bar; nil when
-// there are none.
-func warningsStrip(win fyne.Window, d *viewmodel.Doc) fyne.CanvasObject {
-	ws := d.Warnings()
-	if len(ws) == 0 {
-		return nil
-	}
-	summary := fmt.Sprintf("%d warning", len(ws))
-	if len(ws) > 1 {
-		summary += "s"
-	}
-	first := widget.NewLabel(summary + ": " + ws[0])
-	first.Truncation = fyne.TextTruncateEllipsis
-	first.Importance = widget.WarningImportance
-	all := widget.NewButton("Show all", func() {
-		text := widget.NewLabel(strings.Join(ws, "\n"))
-		text.Wrapping = fyne.TextWrapWord
-		scroll := container.NewVScroll(text)
-		scroll.SetMinSize(fyne.NewSize(700, 300))
-		dialog.ShowCustom(summary+" in "+d.Title(), "Close", scroll, win)
-	})
-	icon := widget.NewIcon(theme.NewWarningThemedResource(theme.WarningIcon()))
-	return container.NewBorder(nil, widget.NewSeparator(), icon, all, first)
-}
-
 // exportTensor saves the inspected tensor as .npy, .csv (its current plane)
 // or .tsr.
 func (dt *docTab) exportTensor() {
@@ -122,7 +143,14 @@ func (dt *docTab) exportTensor() {
 	}
 	name := strings.NewReplacer("/", "_", " ", "_", "#", "t").Replace(e.Name) + ".npy"
 	filters := []fileFilter{{Name: "NumPy, CSV (current plane) or TSR", Extensions: []string{"npy", "csv", "tsr"}}}
-	saveFile(win, "Export tensor", name, filters, func(path string) {
+	title := "Export tensor"
+	if dt.doc.Inspector.Quantised() {
+		title = "Export tensor: stored integers"
+		if dt.doc.Inspector.Dequantised() {
+			title = "Export tensor: dequantised values"
+		}
+	}
+	saveFile(win, title, name, filters, func(path string) {
 		dt.mw.status.SetText("Exporting " + e.Name + "…")
 		_, err := dt.doc.ExportShown(path, func(note string, err error) {
 			dt.mw.status.SetText("")
@@ -141,4 +169,19 @@ func (dt *docTab) exportTensor() {
 			showError(err, win)
 		}
 	})
+}
+
+// showInGraph shows the Graph pane with the first node that uses the named
+// tensor selected and centred: the way back from Inspect.
+func (dt *docTab) showInGraph(name string) {
+	if dt.graph == nil {
+		return
+	}
+	for _, item := range dt.panes.Items {
+		if item.Content == dt.graph.content {
+			dt.panes.Select(item)
+		}
+	}
+	dt.graph.find.SetText(name)
+	dt.graph.next(1)
 }

@@ -25,7 +25,7 @@ func TestGoldenHeaderPane(t *testing.T) {
 	test.NewTempApp(t)
 	q := viewmodel.NewQueue()
 	d := openFixture(t, q, "fixture.tsr", tsrFixture(t))
-	pane := newHeaderPane(d)
+	pane := newHeaderPane(nil, d)
 	win := goldenWindow(t, pane, 900, 620)
 	table := findTable(t, pane)
 	table.Select(widget.TableCellID{Row: 5, Col: 0}) // tensor_count

@@ -29,7 +29,7 @@ func graphPaneFor(t *testing.T, name string, data []byte, w, h float32) (*graphP
 	d := openFixture(t, q, name, data)
 	win := test.NewTempWindow(t, nil)
 	dt := &docTab{mw: &MainWindow{win: win}, doc: d}
-	p := newGraphPane(dt)
+	p := newGraphPane(dt, nil)
 	// The layout is a task of the document, whose results arrive through
 	// the queue; it must finish before the window lays out and draws.
 	ready := func() bool {

@@ -22,7 +22,7 @@ func BenchmarkONNX100kLayoutFirstFrame(b *testing.B) {
 		d := openSlowly(b, q, "cnn100k.onnx", data)
 		win := test.NewTempWindow(b, nil)
 		dt := &docTab{mw: &MainWindow{win: win}, doc: d}
-		p := newGraphPane(dt)
+		p := newGraphPane(dt, nil)
 		shown := func() bool {
 			select {
 			case <-p.ready:

@@ -31,7 +31,7 @@ type graphPane struct {
 	dirSel   *widget.Select
 	syncing  bool
 
-	find    *widget.Entry
+	find    *keyEntry
 	count   *widget.Label
 	matches []int
 	match   int
@@ -46,15 +46,26 @@ type graphPane struct {
 	navRow *fyne.Container
 	shown  int // document node id whose properties are shown, -1 for none
 	// centreSelected centres the selected node once the next layout is
-	// shown (after leaving a subgraph).
+	// shown (after leaving a subgraph, after showing constants).
 	centreSelected bool
+	// lineageOf is the document node whose lineage is highlighted, kept
+	// across layouts (another direction, constants shown), -1 for none.
+	lineageOf int
 	// ready is closed when the latest layout has been shown (or failed).
 	ready      chan struct{}
 	layoutTask *viewmodel.Task
 }
 
-func newGraphPane(dt *docTab) *graphPane {
-	p := &graphPane{dt: dt, settings: viewmodel.DefaultGraphSettings(), shown: -1}
+// newGraphPane makes the graph pane of dt's document. from is the pane it
+// replaces after a reload (nil at first): its settings (direction,
+// constants, selection, viewport), lineage highlight and find text carry
+// over.
+func newGraphPane(dt *docTab, from *graphPane) *graphPane {
+	p := &graphPane{dt: dt, settings: viewmodel.DefaultGraphSettings(), shown: -1, lineageOf: -1}
+	if from != nil {
+		p.settings = from.Settings()
+		p.lineageOf = from.lineageNode()
+	}
 	p.nav = viewmodel.NewGraphNav(dt.doc.Doc)
 	p.crumbs = widget.NewLabel("")
 	p.crumbs.Truncation = fyne.TextTruncateEllipsis
@@ -67,10 +78,11 @@ func newGraphPane(dt *docTab) *graphPane {
 		p.setProps(nil)
 	}
 	p.view.OnViewChanged = func() { p.settings.Viewport = ViewportOf(p.view) }
+	p.view.OnOtherKey = func(ev *fyne.KeyEvent) { windowKeys(dt.mw.win)(ev) }
 	p.status = widget.NewLabel("")
 	p.props = container.NewVBox()
 
-	p.find = widget.NewEntry()
+	p.find = newKeyEntry(windowKeys(dt.mw.win))
 	p.find.SetPlaceHolder("Find node, op or tensor (Ctrl+F, Enter for next)")
 	p.find.OnChanged = func(string) { p.search() }
 	p.find.OnSubmitted = func(string) { p.next(1) }
@@ -80,13 +92,19 @@ func newGraphPane(dt *docTab) *graphPane {
 	p.consts = widget.NewCheck("Show constants", func(on bool) {
 		if !p.syncing {
 			p.settings.ShowConstants = on
+			p.lineageOf = p.lineageNode()
+			p.centreSelected = p.settings.Selected >= 0 // keep the selected node in view
 			p.rebuild()
 		}
 	})
 	p.dirSel = widget.NewSelect(viewmodel.GraphDirectionNames, nil)
+	p.syncing = true
+	p.consts.SetChecked(p.settings.ShowConstants)
+	p.syncing = false
 	p.dirSel.SetSelectedIndex(int(p.settings.Direction))
 	p.dirSel.OnChanged = func(name string) {
 		if !p.syncing && p.settings.SetDirection(name) == nil {
+			p.lineageOf = p.lineageNode()
 			p.load()
 		}
 	}
@@ -106,7 +124,10 @@ func newGraphPane(dt *docTab) *graphPane {
 	export := widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), p.export)
 
 	findBar := container.NewBorder(nil, nil, nil, container.NewHBox(p.count, prev, nextB), p.find)
-	tools := container.NewHBox(p.consts, p.dirSel, p.lineage, zout, zin, one, fit, export)
+	// A Select is as narrow as its placeholder: give the direction room
+	// for "Left to right" so it is not cut to "Top to bott…".
+	dirSize := fyne.NewSize(fyne.MeasureText("Left to right", theme.TextSize(), fyne.TextStyle{}).Width+6*theme.InnerPadding()+theme.IconInlineSize(), p.dirSel.MinSize().Height)
+	tools := container.NewHBox(p.consts, container.NewGridWrap(dirSize, p.dirSel), p.lineage, zout, zin, one, fit, export)
 	p.navRow = container.NewBorder(nil, nil, p.back, nil, p.crumbs)
 	top := container.NewVBox(findBar, container.NewHScroll(tools), p.navRow)
 	side := container.NewBorder(widget.NewLabelWithStyle("Properties", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
@@ -115,7 +136,18 @@ func newGraphPane(dt *docTab) *graphPane {
 	split.Offset = 0.72
 	p.content = container.NewBorder(top, nil, nil, nil, split)
 	p.rebuild()
+	if from != nil {
+		p.find.SetText(from.find.Text)
+	}
 	return p
+}
+
+// lineageNode is the document node whose lineage is highlighted, or -1.
+func (p *graphPane) lineageNode() int {
+	if p.model == nil {
+		return -1
+	}
+	return p.model.DocNode(p.view.Highlighted())
 }
 
 // Settings are the pane's current choices.
@@ -191,6 +223,9 @@ func (p *graphPane) load() {
 		}
 		p.settings.Viewport = want.Viewport
 		ShowGraphSettings(p.view, p.model, want)
+		if lin := p.model.ViewNode(p.lineageOf); lin >= 0 {
+			p.view.HighlightLineage(lin)
+		}
 		if v := p.view.Selected(); v >= 0 {
 			if p.centreSelected {
 				p.view.CenterOn(v)

@@ -3,7 +3,6 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"tensorscope/viewmodel"
@@ -12,23 +11,13 @@ import (
 var headerColumns = []string{"Field", "Offset", "Size", "Value", "Meaning"}
 var headerWidths = []float32{180, 150, 44, 170, 260}
 
-// newHeaderPane shows the header fields as a table beside a hex dump;
-// selecting a field highlights its bytes, tapping a byte selects its field.
-func newHeaderPane(d *viewmodel.Doc) fyne.CanvasObject {
+// newHeaderPane shows the header fields as a table above a hex view of the
+// whole file; selecting a field highlights its bytes (scrolling to them),
+// tapping a byte selects its field.
+func newHeaderPane(win fyne.Window, d *viewmodel.Doc) fyne.CanvasObject {
 	hv := d.Header
-	hex := widget.NewTextGrid()
-	hexTap := newTapGrid(hex)
+	hex := newHexView(hv, windowKeys(win))
 	var table *widget.Table
-	paint := func() {
-		hex.SetText(joinLines(hv.Lines()))
-		for _, r := range hv.SelectedHighlight() {
-			hex.SetStyleRange(r.Row, r.FirstCol, r.Row, r.LastCol, &widget.CustomTextGridStyle{
-				FGColor: theme.Color(theme.ColorNameForegroundOnPrimary),
-				BGColor: theme.Color(theme.ColorNamePrimary),
-			})
-		}
-		hex.Refresh() // cell style changes alone do not reach rows already drawn
-	}
 	table = widget.NewTableWithHeaders(
 		func() (int, int) { return len(hv.Fields), len(headerColumns) },
 		func() fyne.CanvasObject {
@@ -54,24 +43,20 @@ func newHeaderPane(d *viewmodel.Doc) fyne.CanvasObject {
 	table.OnSelected = func(id widget.TableCellID) {
 		if id.Row != hv.Selected {
 			hv.Select(id.Row)
-			paint()
+			hex.moved(true)
 		}
 	}
-	hexTap.onTapped = func(row, col int) {
-		off := hv.ByteAt(row, col)
-		if off < 0 {
-			return
-		}
+	hex.onByteTapped = func(off int64) {
 		if i := hv.FieldAt(off); i >= 0 {
 			table.Select(widget.TableCellID{Row: i, Col: 0})
 		}
 	}
-	paint()
+	pane := newHexPane(win, hex)
 	if len(hv.Fields) == 0 {
-		return widget.NewLabel("This format has no fixed header fields.")
+		return container.NewBorder(widget.NewLabel("This format has no fixed header fields; the file's bytes:"), nil, nil, nil, pane)
 	}
-	split := container.NewVSplit(table, container.NewScroll(hexTap))
-	split.Offset = 0.55
+	split := container.NewVSplit(table, pane)
+	split.Offset = 0.5
 	return split
 }
 
@@ -89,27 +74,3 @@ func joinLines(lines []string) string {
 	}
 	return string(b)
 }
-
-// tapGrid makes a TextGrid tappable, reporting the cell under the pointer.
-type tapGrid struct {
-	widget.BaseWidget
-	grid     *widget.TextGrid
-	onTapped func(row, col int)
-}
-
-func newTapGrid(g *widget.TextGrid) *tapGrid {
-	t := &tapGrid{grid: g}
-	t.ExtendBaseWidget(t)
-	return t
-}
-
-func (t *tapGrid) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(t.grid) }
-
-func (t *tapGrid) Tapped(ev *fyne.PointEvent) {
-	if t.onTapped != nil {
-		row, col := t.grid.CursorLocationForPosition(ev.Position)
-		t.onTapped(row, col)
-	}
-}
-
-var _ fyne.Tappable = (*tapGrid)(nil)

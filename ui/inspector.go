@@ -24,8 +24,12 @@ type inspectorView struct {
 	doc     *viewmodel.Doc
 	in      *viewmodel.Inspector
 	content fyne.CanvasObject
+	// onShowInGraph, set for models, goes to the graph node using the
+	// named tensor (the way back from Inspect).
+	onShowInGraph func(name string)
 
 	title    *widget.Label
+	toGraph  *widget.Button // "Show in graph", for tensors of a model
 	summary  *widget.Label
 	alert    *widget.Label
 	pcts     *widget.Label
@@ -111,7 +115,13 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 		v.values.Refresh()
 	}
 	status := container.NewBorder(nil, nil, v.busy, nil, v.progress)
-	top := container.NewVBox(v.title, v.summary, v.alert, v.pcts, v.dequant, status, v.message)
+	v.toGraph = widget.NewButtonWithIcon("Show in graph", theme.NavigateBackIcon(), func() {
+		if e := v.in.Entry(); e != nil && v.onShowInGraph != nil {
+			v.onShowInGraph(e.Name)
+		}
+	})
+	v.toGraph.Hide()
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, v.toGraph, v.title), v.summary, v.alert, v.pcts, v.dequant, status, v.message)
 	v.content = container.NewBorder(top, nil, nil, nil, v.tabs)
 	v.in.OnChange = v.update
 	v.update(viewmodel.ChangedAll) // syncs the controls too
@@ -198,6 +208,7 @@ func (v *inspectorView) updateTensor() {
 	e := v.in.Entry()
 	if e == nil {
 		v.title.SetText("")
+		v.toGraph.Hide()
 		v.factRows = nil
 		v.message.SetText("Select a tensor to see its values.")
 		v.message.Show()
@@ -210,6 +221,9 @@ func (v *inspectorView) updateTensor() {
 		return
 	}
 	v.title.SetText(e.Name)
+	if v.onShowInGraph != nil {
+		v.toGraph.Show()
+	}
 	v.factRows = viewmodel.EntryFacts(e)
 	v.facts.Refresh()
 	if v.in.Quantised() {
@@ -447,13 +461,15 @@ func (v *inspectorView) valuesTab() fyne.CanvasObject {
 	v.values = widget.NewTableWithHeaders(
 		func() (int, int) { return v.in.PlaneSize() },
 		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
+			// The template is as wide as the widest value of the dtype:
+			// the table sizes its columns by it, so no number overflows.
+			l := widget.NewLabel(strings.Repeat("0", v.in.ValueCellChars()))
 			l.Alignment = fyne.TextAlignTrailing
 			l.TextStyle.Monospace = true
 			return l
 		},
 		func(id widget.TableCellID, o fyne.CanvasObject) {
-			o.(*widget.Label).SetText(v.in.ValueText(id.Row, id.Col))
+			o.(*widget.Label).SetText(v.in.ValueCellText(id.Row, id.Col))
 		})
 	v.values.CreateHeader = func() fyne.CanvasObject {
 		l := widget.NewLabel("")
@@ -470,9 +486,6 @@ func (v *inspectorView) valuesTab() fyne.CanvasObject {
 		default:
 			l.SetText("")
 		}
-	}
-	for c := 0; c < 64; c++ {
-		v.values.SetColumnWidth(c, 120)
 	}
 	return v.values
 }

@@ -54,7 +54,7 @@ func TestTabClosedOrReloadedMidGraphWork(t *testing.T) {
 			d := openPath(t, q, ws, path)
 			win := test.NewTempWindow(t, nil)
 			dt := &docTab{mw: &MainWindow{win: win, ws: ws}, doc: d}
-			p := newGraphPane(dt)
+			p := newGraphPane(dt, nil)
 			out := filepath.Join(t.TempDir(), "graph.png")
 			if !q.Drain(func() bool { return !isClosed(p.ready) }, 60*time.Second) {
 				t.Fatal("layout did not finish")

@@ -55,15 +55,19 @@ func NewMainWindow(a fyne.App, opts Options) *MainWindow {
 	mw.addShortcuts()
 	mw.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { mw.dropped(uris) })
 	mw.trackShift()
-	mw.win.SetCloseIntercept(func() {
-		for _, t := range mw.compares {
-			t.close()
-		}
-		mw.ws.CloseAll()
-		mw.win.Close()
-	})
+	mw.win.SetCloseIntercept(mw.quit)
 	mw.win.Resize(fyne.NewSize(1280, 820))
 	return mw
+}
+
+// quit releases every document and comparison and closes the window,
+// which ends the app.
+func (mw *MainWindow) quit() {
+	for _, t := range mw.compares {
+		t.close()
+	}
+	mw.ws.CloseAll()
+	mw.win.Close()
 }
 
 // Window is the Fyne window (tests and headless rendering).
@@ -82,10 +86,35 @@ func (mw *MainWindow) Start() {
 
 // Open opens path in a new tab; errors are shown in a dialog naming the
 // file. The tab appears at once (showing progress), so tabs keep the order
-// files were opened in however long each takes to decode.
+// files were opened in however long each takes to decode. A file already
+// open (or opening) in a tab selects that tab instead.
 func (mw *MainWindow) Open(path string) {
+	if dt := mw.tabOfFile(path); dt != nil {
+		mw.tabs.Select(dt.item)
+		mw.updateTitle()
+		return
+	}
 	dt := mw.beginOpen(filepath.Base(path))
+	dt.path = path
 	mw.ws.Open(path, func(d *viewmodel.Doc, err error) { mw.finishOpen(dt, d, err) })
+}
+
+// tabOfFile is the tab showing the file at path, opened or still opening,
+// or nil.
+func (mw *MainWindow) tabOfFile(path string) *docTab {
+	if d := mw.ws.DocAt(path); d != nil {
+		for _, dt := range mw.docTabs {
+			if dt.doc == d {
+				return dt
+			}
+		}
+	}
+	for _, dt := range mw.docTabs {
+		if dt.doc == nil && dt.path != "" && viewmodel.SameFile(dt.path, path) {
+			return dt
+		}
+	}
+	return nil
 }
 
 // OpenBytes opens an in-memory file in a new tab.
@@ -117,6 +146,11 @@ func (mw *MainWindow) finishOpen(dt *docTab, d *viewmodel.Doc, err error) {
 		return
 	}
 	if err != nil {
+		if f := failedFile(dt.path, err); f != nil {
+			dt.setFailed(f)
+			mw.updateTitle()
+			return
+		}
 		mw.removeTab(dt)
 		showError(err, mw.win)
 		return
@@ -166,6 +200,7 @@ func (mw *MainWindow) closeTab(dt *docTab) {
 }
 
 func (mw *MainWindow) removeTab(dt *docTab) {
+	dt.stopOpening()
 	mw.tabs.Remove(dt.item)
 	for i, t := range mw.docTabs {
 		if t == dt {
@@ -179,6 +214,10 @@ func (mw *MainWindow) removeTab(dt *docTab) {
 
 func (mw *MainWindow) reload() {
 	dt := mw.current()
+	if dt != nil && dt.failed != nil {
+		mw.retry(dt)
+		return
+	}
 	if dt == nil || dt.doc == nil {
 		return
 	}
@@ -288,9 +327,12 @@ func (mw *MainWindow) mainMenu() *fyne.MainMenu {
 	})
 	compareWith := fyne.NewMenuItem("Compare With…", mw.compareWithDialog)
 	compareTabs := fyne.NewMenuItem("Compare Tabs…", mw.compareTabsDialog)
+	quit := fyne.NewMenuItem("Quit", mw.quit)
+	quit.Shortcut = shortcutQuit
+	quit.IsQuit = true
 	file := fyne.NewMenu("File", open, recent, fyne.NewMenuItemSeparator(), compareWith, compareTabs,
 		fyne.NewMenuItemSeparator(), exportTensor, exportGraph,
-		fyne.NewMenuItemSeparator(), reload, closeTab)
+		fyne.NewMenuItemSeparator(), reload, closeTab, fyne.NewMenuItemSeparator(), quit)
 
 	next := fyne.NewMenuItem("Next Tab", func() { mw.cycleTab(1) })
 	next.Shortcut = shortcutNextTab
@@ -302,14 +344,15 @@ func (mw *MainWindow) mainMenu() *fyne.MainMenu {
 		}
 	})
 	find.Shortcut = shortcutFind
-	view := fyne.NewMenu("View", find, fyne.NewMenuItemSeparator(), next, prev)
+	view := fyne.NewMenu("View", find, fyne.NewMenuItemSeparator(), next, prev, fyne.NewMenuItemSeparator(), mw.themeMenu())
 
 	about := fyne.NewMenuItem("About Tensorscope", func() {
 		dialog.ShowInformation("About Tensorscope", fmt.Sprintf(
 			"Tensorscope %s\nA viewer for tensor and model files.\nFormats: %s",
 			mw.opts.Version, strings.Join(viewmodel.SupportedFormatNames(), ", ")), mw.win)
 	})
-	return fyne.NewMainMenu(file, view, fyne.NewMenu("Help", about))
+	keys := fyne.NewMenuItem("Keyboard Shortcuts", mw.showShortcuts)
+	return fyne.NewMainMenu(file, view, fyne.NewMenu("Help", keys, fyne.NewMenuItemSeparator(), about))
 }
 
 var (
@@ -320,6 +363,7 @@ var (
 	shortcutExport  = &desktop.CustomShortcut{KeyName: fyne.KeyE, Modifier: fyne.KeyModifierShortcutDefault}
 	shortcutNextTab = &desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl}
 	shortcutPrevTab = &desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift}
+	shortcutQuit    = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}
 )
 
 func (mw *MainWindow) addShortcuts() {
@@ -339,11 +383,19 @@ func (mw *MainWindow) addShortcuts() {
 	})
 	c.AddShortcut(shortcutNextTab, func(fyne.Shortcut) { mw.cycleTab(1) })
 	c.AddShortcut(shortcutPrevTab, func(fyne.Shortcut) { mw.cycleTab(-1) })
-	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
-		if ev.Name == fyne.KeyF5 {
-			mw.reload()
-		}
-	})
+	c.AddShortcut(shortcutQuit, func(fyne.Shortcut) { mw.quit() })
+	c.SetOnTypedKey(mw.typedKey)
+}
+
+// typedKey handles the window's keys that have no modifier; focused
+// widgets pass them on (see windowKeys).
+func (mw *MainWindow) typedKey(ev *fyne.KeyEvent) {
+	switch ev.Name {
+	case fyne.KeyF5:
+		mw.reload()
+	case fyne.KeyEscape:
+		closeTopDialog(mw.win)
+	}
 }
 
 // saveFile asks where to save (native dialog, else Fyne's) and calls save

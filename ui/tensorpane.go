@@ -15,8 +15,8 @@ var tensorColumnWidths = [...]float32{190, 76, 120, 84, 80}
 // tensorPane is the filterable, sortable tensor list beside the inspector.
 type tensorPane struct {
 	content   fyne.CanvasObject
-	filter    *widget.Entry
-	table     *widget.Table
+	filter    *keyEntry
+	table     *keyTable
 	count     *widget.Label
 	inspector *inspectorView
 	list      *viewmodel.TensorList
@@ -25,11 +25,11 @@ type tensorPane struct {
 func newTensorPane(win fyne.Window, d *viewmodel.Doc) *tensorPane {
 	p := &tensorPane{list: d.Tensors}
 	p.inspector = newInspectorView(win, d)
-	p.filter = widget.NewEntry()
+	p.filter = newKeyEntry(windowKeys(win))
 	p.filter.SetPlaceHolder("Filter by name, dtype, shape or role (Ctrl+F)")
 	p.filter.SetText(p.list.Filter())
 	p.count = widget.NewLabel("")
-	p.table = widget.NewTableWithHeaders(
+	p.table = newKeyTable(windowKeys(win),
 		func() (int, int) { return p.list.Len(), len(viewmodel.TensorColumnTitles) },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("")
@@ -115,7 +115,7 @@ func (p *tensorPane) updateCount() {
 		return
 	}
 	if p.list.Len() == p.list.Total() {
-		p.count.SetText(fmt.Sprintf("%d tensors", p.list.Total()))
+		p.count.SetText(viewmodel.CountNoun(p.list.Total(), "tensor"))
 	} else {
 		p.count.SetText(fmt.Sprintf("%d of %d", p.list.Len(), p.list.Total()))
 	}

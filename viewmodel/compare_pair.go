@@ -147,7 +147,7 @@ func startTask[T any](v *PairView, work func(ctx context.Context, progress Progr
 func (v *PairView) initAxes() {
 	r := v.a.Rank()
 	v.fixed = make([]int, r)
-	v.rowAxis, v.colAxis = defaultAxes(r)
+	v.rowAxis, v.colAxis = defaultAxes(v.a.Shape())
 	if s := v.pending; s != nil {
 		row, col, fixed, err := s.Plane.checkPlane(v.a.Shape())
 		if err != nil {

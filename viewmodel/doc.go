@@ -24,14 +24,20 @@ type Doc struct {
 func newDoc(post Poster, d *formats.Document, src Source) *Doc {
 	doc := &Doc{Source: src, post: post, Inspector: NewInspector(post)}
 	doc.replace(d)
+	if len(d.Tensors) == 1 {
+		// A file of one tensor is opened to look at it: show it at once.
+		doc.Inspector.Show(0, d.Tensors[0])
+	}
 	return doc
 }
 
-// replace installs a (re)loaded document, keeping the user's filter and
-// sort where they still make sense. The old document is closed: work still
-// reading it holds it, and it is unmapped when the last of that returns.
+// replace installs a (re)loaded document, keeping the user's filter, sort
+// and inspected tensor (with its plane, sliders and zoom) where they still
+// make sense. The old document is closed: work still reading it holds it,
+// and it is unmapped when the last of that returns.
 func (d *Doc) replace(fd *formats.Document) {
 	old := d.Doc
+	place := d.Inspector.place()
 	d.Doc = fd
 	if d.Tensors == nil {
 		d.Tensors = NewTensorList(fd.Tensors)
@@ -47,6 +53,9 @@ func (d *Doc) replace(fd *formats.Document) {
 		old.Close()
 	}
 	d.Inspector.setDocument(fd)
+	if old != nil {
+		d.Inspector.restorePlace(place, fd.Tensors)
+	}
 }
 
 // Go starts work on this tab's document in the background (see StartTask);

@@ -83,7 +83,7 @@ func (h *heatmapState) setTensor(t *tensor.Tensor) {
 	h.t = t
 	r := t.Rank()
 	h.fixed = make([]int, r)
-	h.rowAxis, h.colAxis = defaultAxes(r)
+	h.rowAxis, h.colAxis = defaultAxes(t.Shape())
 	h.makePlane()
 }
 

@@ -95,6 +95,15 @@ func (in *Inspector) startHistogram() {
 		in.changed(ChangedHistogram)
 		return
 	}
+	if h.scope == HistWhole && h.rangeMode == RangeAuto && in.shown.DType().IsInteger() {
+		if !in.summary.done {
+			return // the summary will call back, with the range
+		}
+		if values, ok := fewIntegerValues(in.summary.stats); ok {
+			in.startIntegerHistogram(values)
+			return
+		}
+	}
 	// Whole tensor, automatic range: merge the summary's 4096 bins.
 	if h.scope == HistWhole && h.rangeMode == RangeAuto && tensor.PercentileBins%h.bins == 0 {
 		if !in.summary.done {
@@ -152,6 +161,9 @@ func (in *Inspector) HistogramNote() string {
 	}
 	s := fmt.Sprintf("%d bins over [%s, %s]   nan %d   +inf %d   −inf %d", len(r.Counts),
 		FormatFloat(r.Lo, 6), FormatFloat(r.Hi, 6), r.NaN, r.PosInf, r.NegInf)
+	if in.OneBinPerValue() {
+		s = fmt.Sprintf("one bin per value, %s to %s", FormatFloat(r.Lo+0.5, 6), FormatFloat(r.Hi-0.5, 6))
+	}
 	if r.Below+r.Above > 0 {
 		s += fmt.Sprintf("   outside range: %d below, %d above", r.Below, r.Above)
 	}

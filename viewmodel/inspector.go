@@ -53,6 +53,10 @@ type Inspector struct {
 	// each tensor shown; settingsErr says why they did not fit.
 	plane       *InspectorSettings
 	settingsErr error
+
+	// pendingPlace is applied when the tensor being loaded arrives: the
+	// plane and zoom the user had before a reload.
+	pendingPlace *tensorPlace
 }
 
 // NewInspector returns an empty inspector posting through post.
@@ -77,6 +81,7 @@ func (in *Inspector) Show(index int, e *formats.TensorEntry) {
 		return
 	}
 	in.stopAll()
+	in.pendingPlace = nil
 	in.index, in.entry = index, e
 	in.err, in.raw, in.shown = nil, nil, nil
 	in.summary = summaryResult{}
@@ -128,6 +133,7 @@ func (in *Inspector) load() {
 		in.raw, in.shown = ts[0], ts[1]
 		in.heat.setTensor(in.shown)
 		in.applyPlane()
+		in.applyPendingPlace()
 		in.changed(ChangedTensor)
 		in.startSummary()
 		in.startHeatmap()

@@ -168,7 +168,7 @@ func (s *InspectorSettings) SetIndex(axis, index int) error {
 // the row and column axes and the index of every axis.
 func (s *InspectorSettings) checkPlane(shape []int) (row, col int, fixed []int, err error) {
 	rank := len(shape)
-	row, col = defaultAxes(rank)
+	row, col = defaultAxes(shape)
 	if s.Axes != nil {
 		if len(s.Axes) != 2 {
 			return 0, 0, nil, fmt.Errorf("axes need a row and a column axis, not %v", s.Axes)
@@ -202,15 +202,31 @@ func (s *InspectorSettings) checkPlane(shape []int) (row, col int, fixed []int, 
 	return row, col, fixed, nil
 }
 
-// defaultAxes are the last two axes (rank 1: the only one as columns).
-func defaultAxes(rank int) (row, col int) {
-	switch {
-	case rank >= 2:
-		return rank - 2, rank - 1
+// defaultAxes are the plane a tensor opens on: its two largest axes, in
+// their order (ties go to the later axis, so a [3,5,5] tensor shows its last
+// two). Singleton axes never make the plane while a larger one is left:
+// [128,256,1,1] opens as 128×256, not 1×1. Rank 1 shows its only axis as
+// columns.
+func defaultAxes(shape []int) (row, col int) {
+	switch rank := len(shape); {
+	case rank == 2:
+		return 0, 1
 	case rank == 1:
 		return -1, 0
+	case rank == 0:
+		return -1, -1
 	}
-	return -1, -1
+	order := make([]int, len(shape))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		if shape[a] != shape[b] {
+			return shape[b] - shape[a] // larger first
+		}
+		return b - a // later first among equals
+	})
+	return min(order[0], order[1]), max(order[0], order[1])
 }
 
 // Settings returns the inspector's current choices. Axes and Index are

@@ -355,7 +355,24 @@ func (d *Doc) ExportShown(path string, done func(note string, err error)) (*Task
 	if t == nil {
 		return nil, fmt.Errorf("select a tensor with values first")
 	}
+	what := in.ExportedValues()
 	return Go(d, func(ctx context.Context, _ Progress) (string, error) {
-		return ExportTensor(ctx, path, t, plane)
+		note, err := ExportTensor(ctx, path, t, plane)
+		if what != "" {
+			note = strings.TrimSpace(what + "\n" + note)
+		}
+		return note, err
 	}, nil, done), nil
+}
+
+// ExportedValues says, for a quantised tensor, whether an export writes
+// the integers as stored or the dequantised real values ("" for others).
+func (in *Inspector) ExportedValues() string {
+	if !in.Quantised() {
+		return ""
+	}
+	if in.Dequantised() {
+		return "Dequantised values (real numbers: scale × (stored − zero point)), not the stored integers."
+	}
+	return "Stored quantised integers, not dequantised (tick \"Show dequantised values\" to export real values)."
 }

@@ -171,3 +171,11 @@ func formatHex(b []byte) string {
 	}
 	return s.String()
 }
+
+// CountNoun is "1 tensor", "2 tensors", "1,024 tensors".
+func CountNoun(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return FormatCount(int64(n)) + " " + noun + "s"
+}

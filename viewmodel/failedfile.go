@@ -1,0 +1,43 @@
+package viewmodel
+
+import (
+	"errors"
+
+	"tensorscope/formats"
+	"tensorscope/tensor"
+)
+
+// FailedFile is the tab of a file that could not be decoded: the error with
+// its byte offset, and the file's bytes scrolled to that offset with the
+// failing byte marked, so the user can look at what is wrong.
+type FailedFile struct {
+	Path   string
+	Err    error // worded for the user (see OpenError)
+	Offset int64 // where decoding failed, -1 when the error has no place
+	Hex    *HeaderView
+
+	storage *tensor.Storage
+}
+
+// NewFailedFile maps the file at path after err stopped its decoding. It
+// returns nil when the file itself cannot be read (it does not exist, or
+// cannot be mapped): then there are no bytes to show, only the error.
+func NewFailedFile(path string, err error) *FailedFile {
+	st, mapErr := tensor.MapFile(path)
+	if mapErr != nil {
+		return nil
+	}
+	f := &FailedFile{Path: path, Err: err, Offset: -1, storage: st}
+	var fe *formats.Error
+	if errors.As(err, &fe) && fe.Offset >= 0 {
+		f.Offset = fe.Offset
+	}
+	f.Hex = NewBytesView(st.Bytes(), max(f.Offset, 0))
+	if f.Offset >= 0 {
+		f.Hex.SetMark(f.Offset, 1)
+	}
+	return f
+}
+
+// Close releases the file.
+func (f *FailedFile) Close() { f.storage.Close() }

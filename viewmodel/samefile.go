@@ -1,0 +1,30 @@
+package viewmodel
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// DocAt returns the open document read from the file at path, under
+// whatever name it was opened (a relative path, a symlink), or nil.
+func (w *Workspace) DocAt(path string) *Doc {
+	for _, d := range w.Docs {
+		if d.Source.Path != "" && SameFile(d.Source.Path, path) {
+			return d
+		}
+	}
+	return nil
+}
+
+// SameFile reports whether a and b name the same file. Paths of files that
+// cannot be examined (deleted since) are compared after cleaning.
+func SameFile(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(sa, sb)
+	}
+	absA, errA := filepath.Abs(a)
+	absB, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && absA == absB
+}
