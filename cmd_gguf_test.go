@@ -70,6 +70,12 @@ func TestStatsRenderExportGGUF(t *testing.T) {
 		t.Errorf("stats %+v", s)
 	}
 
+	// By default every file tensor, none of the derived views.
+	out, _, code = runChild(t, nil, "stats", "--json", p)
+	if code != 0 || strings.Contains(out, "▸") || strings.Count(out, `"name"`) != 12 {
+		t.Errorf("default stats: %d, %.200s", code, out)
+	}
+
 	dir := t.TempDir()
 	png := filepath.Join(dir, "h.png")
 	if _, errOut, code := runChild(t, nil, "render", p, "--view", "heatmap", "--tensor", "blk.0.ffn_up.weight", "--size", "400x300", "--out", png); code != 0 {

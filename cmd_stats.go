@@ -84,12 +84,13 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 }
 
 // selectTensors returns the named entries, or every entry with numeric
-// data when no name is given.
+// data when no name is given (views derived from another tensor, such as a
+// quantised tensor's scales, only when named: they repeat its data).
 func selectTensors(doc *formats.Document, names []string) ([]*formats.TensorEntry, error) {
 	if len(names) == 0 {
 		var all []*formats.TensorEntry
 		for _, e := range doc.Tensors {
-			if e.HasData() && e.DType.Numeric() {
+			if e.HasData() && e.DType.Numeric() && e.Role != formats.RoleDerived {
 				all = append(all, e)
 			}
 		}

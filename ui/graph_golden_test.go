@@ -16,6 +16,10 @@ import (
 	"tensorscope/viewmodel"
 )
 
+// paneQueues hold the queue each test pane's document posts through, so
+// that later layouts (a subgraph entered) can be waited for.
+var paneQueues = map[*graphPane]*viewmodel.Queue{}
+
 // graphPaneFor builds the Graph tab of data in a test window and waits for
 // its layout.
 func graphPaneFor(t *testing.T, name string, data []byte, w, h float32) (*graphPane, fyne.Window) {
@@ -39,6 +43,8 @@ func graphPaneFor(t *testing.T, name string, data []byte, w, h float32) (*graphP
 	if !q.Drain(func() bool { return !ready() }, 20*time.Second) {
 		t.Fatal("graph layout did not finish")
 	}
+	paneQueues[p] = q
+	t.Cleanup(func() { delete(paneQueues, p) })
 	win.SetContent(p.content)
 	win.Resize(fyne.NewSize(w, h))
 	p.view.Fit()

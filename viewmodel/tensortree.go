@@ -77,9 +77,13 @@ func (l *TensorList) buildTree() {
 }
 
 func (g *tensorGroup) add(e *formats.TensorEntry, index int, rest string) {
-	g.count++
-	g.params += max(elements(e), 0)
-	g.bytes += e.NBytes
+	// Views derived from another tensor (a quantised tensor's scales) are
+	// listed in the group but add nothing to its counts.
+	if e.Role != formats.RoleDerived {
+		g.count++
+		g.params += max(elements(e), 0)
+		g.bytes += e.NBytes
+	}
 	head, tail, ok := strings.Cut(rest, ".")
 	if !ok || tail == "" {
 		g.tensors = append(g.tensors, index)

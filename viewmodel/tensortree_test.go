@@ -96,3 +96,14 @@ func TestPackedSizeColumn(t *testing.T) {
 		}
 	}
 }
+
+func TestTensorTreeSkipsDerivedInCounts(t *testing.T) {
+	entries := treeEntries()[:2] // token_embd.weight, blk.0.attn_q.weight
+	derived := &formats.TensorEntry{Name: "blk.0.attn_q.weight ▸ scales", DType: tensor.Float16,
+		Shape: []int{256, 1}, Role: formats.RoleDerived}
+	l := NewTensorList(append(entries, derived))
+	l.SetGrouped(true)
+	if got := l.Cell(0, ColName) + " " + l.Cell(0, ColShape); got != "▾ blk.0.attn_q (1) 65.5K params" {
+		t.Errorf("group row %q\n%s", got, rowsText(l))
+	}
+}

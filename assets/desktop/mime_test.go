@@ -138,7 +138,18 @@ func realSamples(t *testing.T) []sampleCase {
 			out = append(out, sampleCase{p, "application/x-gguf"})
 		}
 	}
+	for _, sub := range []string{"onnx/torchvision-export", "onnx/onnx-github/light"} {
+		for _, p := range samples.Files(t, sub, ".onnx") {
+			out = append(out, sampleCase{p, "application/x-onnx"})
+		}
+	}
 	return out
+}
+
+// byNameOnly reports whether a type has no magic rule: its files are
+// typed by their names alone.
+func byNameOnly(mime string) bool {
+	return mime == "application/x-tengine-tmfile" || mime == "application/x-onnx"
 }
 
 // generatedFiles writes, into dir, a TSR3 file (no sample exists) made by
@@ -204,7 +215,7 @@ func TestMagicRulesMatchTheFormats(t *testing.T) {
 	for _, c := range cases {
 		got := magicTypes(t, mi, head(t, c.path))
 		want := []string{c.want}
-		if c.want == "" || c.want == "application/x-tengine-tmfile" {
+		if c.want == "" || byNameOnly(c.want) {
 			want = nil
 		}
 		if !slices.Equal(got, want) {
@@ -225,6 +236,7 @@ func TestGlobsNameEveryFormat(t *testing.T) {
 		"application/x-seetaface-csta": "*.csta",
 		"application/x-datacode-nn":    "*.nn",
 		"application/x-gguf":           "*.gguf",
+		"application/x-onnx":           "*.onnx",
 	}
 	mi := readMimeInfo(t)
 	if len(mi.Types) != len(want) {

@@ -21,7 +21,7 @@ func (b *builder) entry(tp *tensorProto, name string, role formats.Role) *format
 	if e.Shape == nil {
 		e.Shape = []int{}
 	}
-	e.Attrs = append(e.Attrs, formats.Attr{Name: "onnx data type", Value: formats.Enum{Value: tp.dataType, Name: dataTypeName(tp.dataType)}})
+	e.Attrs = b.typeAttrs(tp.dataType)
 	if _, known := dataTypes[tp.dataType]; !known {
 		b.warn(tp.m.start, "tensor %q has %s, which this version of ONNX does not define", name, dataTypeName(tp.dataType))
 		e.Note = "unknown data type " + strconv.FormatInt(tp.dataType, 10)
@@ -58,6 +58,29 @@ func (b *builder) entry(tp *tensorProto, name string, role formats.Role) *format
 	return e
 }
 
+// typeAttrs is the attribute naming an ONNX data type. Entries share one
+// slice per type (capacity = length, so appending copies): a model of
+// 50,000 initializers needs a handful, not 50,000.
+func (b *builder) typeAttrs(t int64) []formats.Attr {
+	if a, ok := b.attrCache[t]; ok {
+		return a
+	}
+	a := []formats.Attr{{Name: "onnx data type", Value: formats.Enum{Value: t, Name: dataTypeName(t)}}}
+	b.attrCache[t] = a[:1:1]
+	return a[:1:1]
+}
+
+// rawAttrs is typeAttrs plus "storage raw_data", shared the same way.
+func (b *builder) rawAttrs(t int64) []formats.Attr {
+	key := t | 1<<40
+	if a, ok := b.attrCache[key]; ok {
+		return a
+	}
+	a := append(b.typeAttrs(t), formats.Attr{Name: "storage", Value: "raw_data"})
+	b.attrCache[key] = a[:2:2]
+	return a[:2:2]
+}
+
 // needBytes is the bytes n elements of the entry's dtype occupy.
 func needBytes(e *formats.TensorEntry, n int) int64 {
 	need, err := tensor.StorageBytes(e.DType, int64(n))
@@ -69,7 +92,7 @@ func needBytes(e *formats.TensorEntry, n int) int64 {
 
 func (b *builder) rawEntry(e *formats.TensorEntry, tp *tensorProto, n int) {
 	e.Offset, e.NBytes = tp.rawAt, tp.rawLen
-	e.Attrs = append(e.Attrs, formats.Attr{Name: "storage", Value: "raw_data"})
+	e.Attrs = b.rawAttrs(tp.dataType)
 	need := needBytes(e, n)
 	switch {
 	case tp.rawLen < need:

@@ -66,6 +66,7 @@ type builder struct {
 	byName     map[string]int    // tensor name → document tensor (first of a name)
 	shards     map[string]*formats.Shard
 	shardErr   map[string]error
+	attrCache  map[int64][]formats.Attr // shared tensor attributes, see typeAttrs
 	warnings   int
 	suppressed int
 }
@@ -84,12 +85,13 @@ func (b *builder) warn(offset int64, format string, args ...any) {
 
 func decode(src *formats.Source) (*formats.Document, error) {
 	b := &builder{
-		doc:      src.NewDocument(Format, ""),
-		src:      src,
-		names:    map[string]string{},
-		byName:   map[string]int{},
-		shards:   map[string]*formats.Shard{},
-		shardErr: map[string]error{},
+		doc:       src.NewDocument(Format, ""),
+		src:       src,
+		names:     map[string]string{},
+		byName:    map[string]int{},
+		shards:    map[string]*formats.Shard{},
+		shardErr:  map[string]error{},
+		attrCache: map[int64][]formats.Attr{},
 	}
 	// On failure nothing needs closing: shards are mapped on first Load,
 	// and opening loads nothing from them (see readSmall).

@@ -129,11 +129,12 @@ func (b *builder) buildGraph(gp *graphProto) *formats.Graph {
 	for _, n := range gp.nodes {
 		names += len(n.inputs) + len(n.outputs)
 	}
-	// Values are at most one per name mentioned; sizing once saves
-	// regrowing a slice of a million values.
-	gb := &graphBuilder{b: b, gp: gp, values: make(map[string]int, names), g: &formats.Graph{
+	// Sizing once saves regrowing a slice of a million values.
+	// Most values are named twice (by their producer and one consumer).
+	distinct := names/2 + len(gp.inputs) + 16
+	gb := &graphBuilder{b: b, gp: gp, values: make(map[string]int, distinct), g: &formats.Graph{
 		Nodes:  make([]formats.Node, len(gp.nodes), len(gp.nodes)+len(gp.inputs)),
-		Values: make([]formats.Value, 0, names),
+		Values: make([]formats.Value, 0, distinct),
 	}}
 	gb.nodes()
 	gb.inputs()

@@ -56,9 +56,12 @@ func (op *Operator) Meaning() formats.Meaning {
 	}
 	m := &info.Meaning
 	out := formats.Meaning{Category: m.Category}
-	out.Kernel = op.intList(m.kernel)
-	out.Stride = op.intList(m.stride)
-	out.Dilation = op.intList(m.dilation)
+	// One backing array for the three spatial lists: a model has tens of
+	// thousands of convolutions.
+	spatial := make([]int, 0, len(m.kernel)+len(m.stride)+len(m.dilation))
+	out.Kernel, spatial = op.intList(m.kernel, spatial)
+	out.Stride, spatial = op.intList(m.stride, spatial)
+	out.Dilation, _ = op.intList(m.dilation, spatial)
 	out.Groups = int(op.positive(m.groups))
 	out.InChannels = int(op.positive(m.in))
 	out.OutChannels = int(op.positive(m.out))
@@ -92,18 +95,19 @@ func (op *Operator) positive(f *paramField) int64 {
 	return 0
 }
 
-// intList reads a list of spatial fields, or nil when any is missing.
-func (op *Operator) intList(fields []*paramField) []int {
+// intList appends a list of spatial fields to buf and returns them (nil
+// when any is missing) and buf.
+func (op *Operator) intList(fields []*paramField, buf []int) (list, rest []int) {
 	if len(fields) == 0 {
-		return nil
+		return nil, buf
 	}
-	out := make([]int, len(fields))
-	for i, f := range fields {
+	start := len(buf)
+	for _, f := range fields {
 		v, ok := op.intField(f)
 		if !ok {
-			return nil
+			return nil, buf[:start]
 		}
-		out[i] = int(v)
+		buf = append(buf, int(v))
 	}
-	return out
+	return buf[start:len(buf):len(buf)], buf
 }
