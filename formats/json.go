@@ -59,7 +59,7 @@ func (d *Document) MarshalJSON() ([]byte, error) {
 		out.Header = append(out.Header, headerJSON{h.Name, h.Offset, h.Size, jsonValue(h.Value), h.Meaning})
 	}
 	for _, t := range d.Tensors {
-		tj := tensorJSON{Name: t.Name, DType: t.DType.String(), Shape: nonNilInts(t.Shape),
+		tj := tensorJSON{Name: t.Name, DType: t.TypeString(), Shape: nonNilInts(t.Shape),
 			NBytes: t.NBytes, Role: t.Role, HasData: t.HasData(), Attrs: t.Attrs, Note: t.Note}
 		if t.Offset >= 0 {
 			off := t.Offset

@@ -87,7 +87,7 @@ func (in *Inspector) Show(index int, e *formats.TensorEntry) {
 		return
 	}
 	if !e.DType.Numeric() {
-		in.err = fmt.Errorf("%s values cannot be plotted", e.DType)
+		in.err = fmt.Errorf("%s values cannot be plotted", e.TypeString())
 		in.changed(ChangedTensor)
 		return
 	}

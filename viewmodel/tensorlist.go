@@ -77,7 +77,7 @@ func (l *TensorList) Cell(row int, col TensorColumn) string {
 	case ColName:
 		return e.Name
 	case ColDType:
-		s := e.DType.String()
+		s := e.TypeString()
 		if e.Quant != nil {
 			s += " (quantised)"
 		}
@@ -148,7 +148,7 @@ func (l *TensorList) refresh() {
 func (l *TensorList) lessFunc() func(a, b *formats.TensorEntry) bool {
 	switch l.sortCol {
 	case ColDType:
-		return func(a, b *formats.TensorEntry) bool { return a.DType.String() < b.DType.String() }
+		return func(a, b *formats.TensorEntry) bool { return a.TypeString() < b.TypeString() }
 	case ColShape:
 		return func(a, b *formats.TensorEntry) bool { return elements(a) < elements(b) }
 	case ColSize:
@@ -163,7 +163,7 @@ func matchesAll(e *formats.TensorEntry, words []string) bool {
 	if len(words) == 0 {
 		return true
 	}
-	hay := strings.ToLower(e.Name + " " + e.DType.String() + " " + FormatDims(e.Shape) + " " + string(e.Role))
+	hay := strings.ToLower(e.Name + " " + e.TypeString() + " " + FormatDims(e.Shape) + " " + string(e.Role))
 	for _, w := range words {
 		if !strings.Contains(hay, w) {
 			return false
