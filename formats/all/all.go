@@ -5,6 +5,7 @@ package all
 import (
 	_ "tensorscope/formats/nn"
 	_ "tensorscope/formats/npy"
+	_ "tensorscope/formats/safetensors"
 	_ "tensorscope/formats/tmfile"
 	_ "tensorscope/formats/tsm"
 	_ "tensorscope/formats/tsr"
