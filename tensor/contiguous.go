@@ -7,13 +7,18 @@ import (
 
 // ContiguousBytes returns the elements of t in row-major order as
 // little-endian bytes (the layout of .npy and .tsr data). When the elements
-// already lie adjacent in storage in that order the result aliases the
-// storage (zero-copy) and must not be modified; otherwise it is a fresh
-// copy, gathered in parallel.
+// already lie adjacent in storage in that order, little-endian, the result
+// aliases the storage (zero-copy) and must not be modified; otherwise it is
+// a fresh copy, gathered (and for a big-endian tensor swapped) in parallel.
+// Packed elements and complex magnitudes have no bytes of their own and
+// fail with ErrNoBytes: convert them with ToFloat32.
 func (t *Tensor) ContiguousBytes(ctx context.Context) ([]byte, error) {
+	if err := t.checkBytes("ContiguousBytes"); err != nil {
+		return nil, err
+	}
 	l := newLayout(t, false)
 	size := int64(l.size)
-	if l.dense() {
+	if l.dense() && !t.bigEndian {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -37,6 +42,9 @@ func (t *Tensor) ContiguousBytes(ctx context.Context) ([]byte, error) {
 					} else {
 						gather(dst[:k], l.data, off, l.istride, l.size)
 					}
+					if t.bigEndian {
+						swapElements(dst[:k], t.dtype)
+					}
 					dst = dst[k:]
 				})
 			})
@@ -56,7 +64,7 @@ func (t *Tensor) Contiguous(ctx context.Context) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(b) > 0 && &b[0] == &t.storage.data[t.offset] {
+	if len(b) > 0 && !t.bigEndian && &b[0] == &t.storage.data[t.offset] {
 		b = append([]byte(nil), b...)
 	}
 	return FromBytes(b, t.dtype, t.shape)

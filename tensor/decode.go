@@ -30,10 +30,14 @@ const (
 
 func kernelOf(dt DType) kernelKind {
 	switch dt {
-	case Bool, Int8, Uint8, Int16, Uint16, Float16, BFloat16, Float32:
+	case Bool, Int8, Uint8, Int16, Uint16, Float16, BFloat16, Float32,
+		Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Float8E8M0FNU:
 		return kind32
-	case Int32, Uint32, Int64, Uint64, Float64:
+	case Int32, Uint32, Int64, Uint64, Float64, Datetime64, Timedelta64:
 		return kind64
+	}
+	if dt.Packed() && unitDecoders[dt] != nil {
+		return kind32 // units decode to float32
 	}
 	return kindNone
 }
@@ -98,6 +102,11 @@ func decode32(dt DType, data []byte, off, stride int, dst []float32) {
 		for i := range dst {
 			dst[i] = float32(b2u(data[off+i*stride] != 0))
 		}
+	case Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Float8E8M0FNU:
+		tab := float8Table(dt)
+		for i := range dst {
+			dst[i] = tab[data[off+i*stride]]
+		}
 	default:
 		panic("tensor: decode32 of " + dt.String())
 	}
@@ -130,21 +139,24 @@ func decode64(dt DType, data []byte, off, stride int, dst []float64) {
 		for i := range dst {
 			dst[i] = float64(binary.LittleEndian.Uint64(data[off+i*stride:]))
 		}
+	case Datetime64, Timedelta64:
+		for i := range dst {
+			dst[i] = timeValue(int64(binary.LittleEndian.Uint64(data[off+i*stride:])))
+		}
 	default:
 		panic("tensor: decode64 of " + dt.String())
 	}
 }
 
-// decodeOne returns the value of the numeric element at byte offset off.
-func decodeOne(dt DType, data []byte, off int) float64 {
-	if kernelOf(dt) == kind32 {
-		var v [1]float32
-		decode32(dt, data, off, 0, v[:])
-		return float64(v[0])
+// NaT is NumPy's "not a time", the minimum int64 count of datetime64 and
+// timedelta64; the kernels count it as NaN.
+const NaT = math.MinInt64
+
+func timeValue(v int64) float64 {
+	if v == NaT {
+		return math.NaN()
 	}
-	var v [1]float64
-	decode64(dt, data, off, 0, v[:])
-	return v[0]
+	return float64(v)
 }
 
 func b2u(b bool) uint {
@@ -172,20 +184,22 @@ type blockReader struct {
 	runFn func(off, n int)
 }
 
-func newBlockReader(l *layout, dt DType, block int, f32 func([]float32), f64 func([]float64)) *blockReader {
-	r := &blockReader{l: l, kind: kernelOf(dt), f32: f32, f64: f64}
+// newBlockReader reads l's elements through dec, which must decode the
+// tensor l was made from.
+func newBlockReader(l *layout, dec *valueDecoder, block int, f32 func([]float32), f64 func([]float64)) *blockReader {
+	r := &blockReader{l: l, kind: dec.kind, f32: f32, f64: f64}
 	if r.kind == kind32 {
 		r.buf32 = make([]float32, 0, block)
-		r.dec32 = func(off int, dst []float32) { decode32(dt, l.data, off, l.istride, dst) }
-		if dt == Float32 && l.istride == 4 {
-			r.in32 = func(off, n int) []float32 { return inPlaceF32(l.data, off, n) }
+		r.dec32 = func(off int, dst []float32) { dec.dec32(off, l.istride, dst) }
+		if dec.inPlace32 != nil && l.istride == 4 {
+			r.in32 = dec.inPlace32
 		}
 		r.runFn = func(off, n int) { feedRun(&r.buf32, r.in32, r.dec32, r.f32, off, n, l.istride) }
 	} else {
 		r.buf64 = make([]float64, 0, block)
-		r.dec64 = func(off int, dst []float64) { decode64(dt, l.data, off, l.istride, dst) }
-		if dt == Float64 && l.istride == 8 {
-			r.in64 = func(off, n int) []float64 { return inPlaceF64(l.data, off, n) }
+		r.dec64 = func(off int, dst []float64) { dec.dec64(off, l.istride, dst) }
+		if dec.inPlace64 != nil && l.istride == 8 {
+			r.in64 = dec.inPlace64
 		}
 		r.runFn = func(off, n int) { feedRun(&r.buf64, r.in64, r.dec64, r.f64, off, n, l.istride) }
 	}

@@ -64,7 +64,7 @@ func Dequantize(ctx context.Context, t *Tensor, scales []float64, zeroPoints []i
 				}
 			}
 		}
-		reader := newBlockReader(&l, t.dtype, statsBlock,
+		reader := newBlockReader(&l, newValueDecoder(t), statsBlock,
 			func(x []float32) {
 				for _, v := range x {
 					put(float64(v), zp[ch], sc[ch])

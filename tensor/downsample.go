@@ -77,7 +77,7 @@ func Downsample(ctx context.Context, plane *Tensor, maxRows, maxCols int, r Redu
 	// Walk the plane along its smaller stride: for a transposed plane,
 	// downsample the transpose and transpose the (small) result.
 	if rs < cs && rows > 1 && cols > 1 {
-		tr := plane.derive([]int{cols, rows}, []int{cs, rs}, plane.offset)
+		tr := plane.derive([]int{cols, rows}, []int{cs, rs}, 0)
 		g, err := downsample(ctx, tr, maxCols, maxRows, r, meter)
 		if err != nil {
 			return nil, err
@@ -112,14 +112,14 @@ func downsample(ctx context.Context, p *Tensor, maxRows, maxCols int, r Reductio
 		spans = (g.Cols + span - 1) / span
 	}
 	var countsOnce sync.Once
-	kind := kernelOf(p.dtype)
-	size := p.dtype.Size()
-	data := p.storage.data
+	kind := p.kernel()
+	size := p.addrSize()
 	rsb, csb := p.strides[0]*size, p.strides[1]*size
 
 	chunk := min(span*g.ColStep, cancelStep)
 	err := parallel(ctx, g.Rows*spans, func() func(int) error {
 		cells := make([]cellAcc, span)
+		dec := newValueDecoder(p)
 		var buf32 []float32
 		var buf64 []float64
 		if kind == kind32 {
@@ -141,20 +141,26 @@ func downsample(ctx context.Context, p *Tensor, maxRows, maxCols int, r Reductio
 					if err := ctx.Err(); err != nil {
 						return err
 					}
-					off := p.offset + i*rsb + x*csb
+					off := p.base() + i*rsb + x*csb
 					n := min(chunk, b-x)
 					if kind == kind32 {
-						row := inPlaceRow32(p.dtype, data, off, n, csb)
+						var row []float32
+						if dec.inPlace32 != nil && csb == 4 {
+							row = dec.inPlace32(off, n)
+						}
 						if row == nil {
 							row = buf32[:n]
-							decode32(p.dtype, data, off, csb, row)
+							dec.dec32(off, csb, row)
 						}
 						reduceRow(row, x-a, cells, g.ColStep, r, absMaxSeg32)
 					} else {
-						row := inPlaceRow64(p.dtype, data, off, n, csb)
+						var row []float64
+						if dec.inPlace64 != nil && csb == 8 {
+							row = dec.inPlace64(off, n)
+						}
 						if row == nil {
 							row = buf64[:n]
-							decode64(p.dtype, data, off, csb, row)
+							dec.dec64(off, csb, row)
 						}
 						reduceRow(row, x-a, cells, g.ColStep, r, absMaxSeg64)
 					}
@@ -182,20 +188,6 @@ func downsample(ctx context.Context, p *Tensor, maxRows, maxCols int, r Reductio
 	}
 	g.dropEmptyCounts()
 	return g, nil
-}
-
-func inPlaceRow32(dt DType, data []byte, off, n, stride int) []float32 {
-	if dt != Float32 || stride != 4 {
-		return nil
-	}
-	return inPlaceF32(data, off, n)
-}
-
-func inPlaceRow64(dt DType, data []byte, off, n, stride int) []float64 {
-	if dt != Float64 || stride != 8 {
-		return nil
-	}
-	return inPlaceF64(data, off, n)
 }
 
 // dropEmptyCounts turns count arrays with nothing in them into nil.

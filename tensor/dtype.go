@@ -186,9 +186,11 @@ func (d DType) Packed() bool { return d < numDTypes && dtypeInfo[d].unitElems > 
 // carry their own scales.
 func (d DType) BlockQuantized() bool { return d >= GGMLQ4_0 && d <= GGMLMXFP4 }
 
-// StorageBytes is the number of bytes n elements of d occupy: whole units,
-// rounded up for sub-byte types. It fails for a block type when n is not a
-// whole number of blocks, and on overflow.
+// StorageBytes is the number of bytes n elements of d occupy: sub-byte
+// elements are packed densely and the count rounded up to whole bytes (5
+// int4 take 3 bytes, 5 float6 take 4), other packed types take whole units.
+// It fails for a block type when n is not a whole number of blocks, and on
+// overflow.
 func StorageBytes(d DType, n int64) (int64, error) {
 	ue, ub := int64(d.UnitElems()), int64(d.UnitBytes())
 	if ue == 0 || ub == 0 {
@@ -200,11 +202,23 @@ func StorageBytes(d DType, n int64) (int64, error) {
 	if d.BlockQuantized() && n%ue != 0 {
 		return 0, fmt.Errorf("%d elements of %s are not a whole number of %d-element blocks", n, d, ue)
 	}
-	units := (n + ue - 1) / ue
+	units := n / ue
 	if units > (1<<62)/ub {
 		return 0, fmt.Errorf("%d elements of %s overflow", n, d)
 	}
-	return units * ub, nil
+	// The rest of a partial unit: its bits, rounded up to bytes.
+	rest := (n%ue*8*ub/ue + 7) / 8
+	return units*ub + rest, nil
+}
+
+// ElementBits is the number of bits one element of d takes in storage: 8·Size
+// for byte-addressable types, 4 for int4, 6 for float6, and the average
+// (4.5 for q4_0, rounded down) for block types.
+func (d DType) ElementBits() int {
+	if d.UnitElems() == 0 {
+		return 0
+	}
+	return 8 * d.UnitBytes() / d.UnitElems()
 }
 
 // Size is the element size in bytes; 0 for Invalid and for packed types
@@ -227,13 +241,27 @@ func (d DType) String() string {
 // Valid reports whether d is a known element type other than Invalid.
 func (d DType) Valid() bool { return d > Invalid && d < numDTypes }
 
-// IsFloat reports whether d is a real floating-point type.
+// IsFloat reports whether d is a real floating-point type, narrow ones
+// (float8, float6, float4) included.
 func (d DType) IsFloat() bool {
-	return d == Float16 || d == BFloat16 || d == Float32 || d == Float64
+	switch d {
+	case Float16, BFloat16, Float32, Float64,
+		Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Float8E8M0FNU,
+		Float4E2M1FN, Float6E2M3FN, Float6E3M2FN:
+		return true
+	}
+	return false
 }
 
-// IsInteger reports whether d is a signed or unsigned integer type (not bool).
-func (d DType) IsInteger() bool { return d >= Int8 && d <= Uint64 }
+// IsInteger reports whether d is a signed or unsigned integer type (not
+// bool), the packed int4/uint4/int2/uint2 included.
+func (d DType) IsInteger() bool {
+	return (d >= Int8 && d <= Uint64) || (d >= Int4 && d <= Uint2)
+}
+
+// IsTime reports whether d is datetime64 or timedelta64: int64 counts whose
+// minimum value is NaT.
+func (d DType) IsTime() bool { return d == Datetime64 || d == Timedelta64 }
 
 // IsComplex reports whether d is complex64 or complex128.
 func (d DType) IsComplex() bool { return d == Complex64 || d == Complex128 }
@@ -242,8 +270,18 @@ func (d DType) IsComplex() bool { return d == Complex64 || d == Complex128 }
 func (d DType) IsVoid() bool { return d >= Void8 && d <= Void128 }
 
 // Numeric reports whether elements of d have one real value each, so that
-// statistics, histograms and heatmaps apply (bool counts as 0/1).
-func (d DType) Numeric() bool { return d >= Bool && d <= Float64 }
+// statistics, histograms and heatmaps apply (bool counts as 0/1, NaT as
+// NaN). A packed type is numeric once a decoder for its units is
+// registered (ggml's block types register theirs in ggml*.go).
+func (d DType) Numeric() bool {
+	switch {
+	case d >= Bool && d <= Float64, d >= Float8E4M3FN && d <= Timedelta64:
+		return true
+	case d.Packed():
+		return unitDecoders[d] != nil
+	}
+	return false
+}
 
 // ParseDType looks a dtype up by its NumPy name.
 func ParseDType(name string) (DType, error) {

@@ -13,9 +13,30 @@ import (
 // ErrIndex reports an element index that does not fit the shape.
 var ErrIndex = errors.New("index out of range")
 
+// ErrNoBytes reports a request for the stored bytes of elements that have
+// none of their own: packed elements share bytes with their neighbours
+// (use ToFloat32 for their values), and the magnitude of a complex number
+// is computed, not stored.
+var ErrNoBytes = errors.New("elements have no bytes of their own")
+
 // ElementOffset returns the byte offset in the storage of the element at
-// index (one entry per dimension).
+// index (one entry per dimension). For packed dtypes it is the offset of
+// the unit that holds the element.
 func (t *Tensor) ElementOffset(index []int) (int, error) {
+	addr, err := t.elementAddr(index)
+	if err != nil {
+		return 0, err
+	}
+	if t.dtype.Packed() {
+		return t.offset + addr/t.dtype.UnitElems()*t.dtype.UnitBytes(), nil
+	}
+	return addr, nil
+}
+
+// elementAddr returns the address of the element at index in the terms of
+// addrSize: a byte offset, or for packed dtypes an element number from the
+// unit at offset.
+func (t *Tensor) elementAddr(index []int) (int, error) {
 	if len(index) != len(t.shape) {
 		return 0, fmt.Errorf("%w: %d indices for %s", ErrIndex, len(index), t)
 	}
@@ -26,48 +47,104 @@ func (t *Tensor) ElementOffset(index []int) (int, error) {
 		}
 		off += i * t.strides[k]
 	}
-	return t.offset + off*t.dtype.Size(), nil
+	if t.dtype.Packed() {
+		return t.phase + off, nil
+	}
+	return t.offset + off*t.addrSize(), nil
 }
 
-// ElementBytes returns the stored little-endian bytes of one element. The
-// slice aliases the storage and must not be modified.
+// checkBytes fails for tensors whose elements have no bytes of their own.
+func (t *Tensor) checkBytes(op string) error {
+	switch {
+	case t.dtype.Packed():
+		return fmt.Errorf("%s of %s: %w (%d elements share %d bytes; read their values, or convert with ToFloat32)",
+			op, t, ErrNoBytes, t.dtype.UnitElems(), t.dtype.UnitBytes())
+	case t.magnitude != Invalid:
+		return fmt.Errorf("%s of the magnitude of %s: %w (it is computed; convert with ToFloat32)", op, t, ErrNoBytes)
+	}
+	return nil
+}
+
+// ElementBytes returns the bytes of one element, little-endian. The slice
+// aliases the storage and must not be modified, except for a big-endian
+// tensor, whose element is returned swapped in a fresh slice. Packed
+// elements and complex magnitudes have no bytes of their own: they fail
+// with ErrNoBytes.
 func (t *Tensor) ElementBytes(index []int) ([]byte, error) {
-	off, err := t.ElementOffset(index)
+	if err := t.checkBytes("ElementBytes"); err != nil {
+		return nil, err
+	}
+	off, err := t.elementAddr(index)
 	if err != nil {
 		return nil, err
 	}
-	return t.storage.data[off : off+t.dtype.Size() : off+t.dtype.Size()], nil
+	size := t.dtype.Size()
+	b := t.storage.data[off : off+size : off+size]
+	if t.bigEndian {
+		b = append([]byte(nil), b...)
+		swapElements(b, t.dtype)
+	}
+	return b, nil
 }
 
 // Float64At returns the element at index as a float64: bool as 0 or 1,
 // integers exactly when |v| ≤ 2^53 (rounded to nearest beyond), floats
-// exactly. Complex and opaque dtypes have no single real value and fail
-// with ErrNotNumeric.
+// exactly, packed elements as their dequantised value, NaT as NaN.
+// Complex and opaque dtypes have no single real value and fail with
+// ErrNotNumeric.
 func (t *Tensor) Float64At(index []int) (float64, error) {
 	if err := checkNumeric(t, "Float64At"); err != nil {
 		return 0, err
 	}
-	off, err := t.ElementOffset(index)
+	addr, err := t.elementAddr(index)
 	if err != nil {
 		return 0, err
 	}
-	return decodeOne(t.dtype, t.storage.data, off), nil
+	return newValueDecoder(t).one(addr), nil
 }
 
 // ElementString returns the element at index exactly as stored, as text:
 //   - floats: the shortest decimal that reads back to the same value in the
-//     element's own type (float32 as strconv 'g' -1 32; float16 and
-//     bfloat16 likewise, shortest for their precision); NaN, +Inf, -Inf;
-//   - integers: exact decimal; bool: true or false (any nonzero byte is
-//     true);
+//     element's own type (float32 as strconv 'g' -1 32; float16, bfloat16
+//     and the float8, float6 and float4 types likewise, shortest for their
+//     precision); NaN, +Inf, -Inf;
+//   - integers (int4 and int2 too): exact decimal; bool: true or false (any
+//     nonzero byte is true); datetime64 and timedelta64: the integer count,
+//     or NaT;
+//   - block-quantised elements: their dequantised float32 value; the
+//     magnitude of a complex number: its value in the part's float type;
 //   - complex: (re+imj) with each part formatted as its float type;
 //   - opaque types: 0x followed by the bytes in storage order, in hex.
 func (t *Tensor) ElementString(index []int) (string, error) {
+	if t.dtype.Packed() || t.magnitude != Invalid {
+		return t.computedElementString(index)
+	}
 	b, err := t.ElementBytes(index)
 	if err != nil {
 		return "", err
 	}
 	return formatElement(t.dtype, b), nil
+}
+
+// computedElementString formats an element that has no bytes of its own
+// from its decoded value.
+func (t *Tensor) computedElementString(index []int) (string, error) {
+	if !t.dtype.Numeric() {
+		return "", fmt.Errorf("ElementString of %s: %w (no decoder for its units)", t, ErrNotNumeric)
+	}
+	v, err := t.Float64At(index)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case t.dtype.IsInteger():
+		return strconv.FormatInt(int64(v), 10), nil
+	case t.dtype == Float4E2M1FN || t.dtype == Float6E2M3FN || t.dtype == Float6E3M2FN:
+		return formatNarrow(t.dtype, Float32ToNarrow(t.dtype, float32(v), true)), nil
+	case t.dtype == Float64:
+		return strconv.FormatFloat(v, 'g', -1, 64), nil
+	}
+	return formatFloat32(float32(v)), nil
 }
 
 func formatElement(dt DType, b []byte) string {
@@ -105,6 +182,13 @@ func formatElement(dt DType, b []byte) string {
 	case Complex128:
 		return formatComplex(strconv.FormatFloat(math.Float64frombits(le.Uint64(b)), 'g', -1, 64),
 			strconv.FormatFloat(math.Float64frombits(le.Uint64(b[8:])), 'g', -1, 64))
+	case Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Float8E8M0FNU:
+		return formatNarrow(dt, b[0])
+	case Datetime64, Timedelta64:
+		if v := int64(le.Uint64(b)); v != NaT {
+			return strconv.FormatInt(v, 10)
+		}
+		return "NaT"
 	}
 	return "0x" + hex.EncodeToString(b)
 }
@@ -177,7 +261,7 @@ func (t *Tensor) ReadFloat64s(start int64, dst []float64) error {
 		return fmt.Errorf("%w: elements [%d,%d) of %s", ErrIndex, start, start+int64(len(dst)), t)
 	}
 	l := newLayout(t, false)
-	r := newBlockReader(&l, t.dtype, max(1, min(len(dst), statsBlock)),
+	r := newBlockReader(&l, newValueDecoder(t), max(1, min(len(dst), statsBlock)),
 		func(x []float32) {
 			for i, v := range x {
 				dst[i] = float64(v)

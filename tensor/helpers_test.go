@@ -30,15 +30,52 @@ func seqTensor(t testing.TB, shape ...int) *Tensor {
 
 // naiveAt reads element index of x through the bare index formula and an
 // independent decoder — the reference every faster path is checked against.
+// Packed elements are found by element number (naivePacked), big-endian
+// elements are reversed byte by byte, magnitudes computed with math.Hypot.
 func naiveAt(x *Tensor, index []int) float64 {
-	off := x.Offset()
 	st := x.Strides()
+	e := 0
 	for k, i := range index {
-		off += i * st[k] * x.DType().Size()
+		e += i * st[k]
 	}
-	b := x.Storage().Bytes()[off:]
+	if x.DType().Packed() {
+		return naivePacked(x.DType(), x.Storage().Bytes()[x.Offset():], x.UnitPhase()+e)
+	}
+	size := x.DType().Size()
+	if x.IsMagnitude() {
+		size *= 2
+	}
+	b := x.Storage().Bytes()[x.Offset()+e*size:]
+	if x.IsBigEndian() {
+		b = naiveSwap(b[:size], x.DType(), x.IsMagnitude())
+	}
+	if x.IsMagnitude() {
+		if size == 8 {
+			return float64(float32(math.Hypot(float64(math.Float32frombits(binary.LittleEndian.Uint32(b))),
+				float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4:]))))))
+		}
+		return math.Hypot(math.Float64frombits(binary.LittleEndian.Uint64(b)), math.Float64frombits(binary.LittleEndian.Uint64(b[8:])))
+	}
+	return naiveDecode(x.DType(), b)
+}
+
+// naiveSwap returns b (one element) with the bytes of each of its parts
+// reversed.
+func naiveSwap(b []byte, dt DType, parts bool) []byte {
+	out := slices.Clone(b)
+	n := len(out)
+	if parts || dt.IsComplex() {
+		n /= 2
+	}
+	for p := 0; p < len(out); p += n {
+		slices.Reverse(out[p : p+n])
+	}
+	return out
+}
+
+func naiveDecode(dt DType, b []byte) float64 {
 	le := binary.LittleEndian
-	switch x.DType() {
+	switch dt {
 	case Bool:
 		if b[0] != 0 {
 			return 1
@@ -68,8 +105,40 @@ func naiveAt(x *Tensor, index []int) float64 {
 		return float64(math.Float32frombits(le.Uint32(b)))
 	case Float64:
 		return math.Float64frombits(le.Uint64(b))
+	case Datetime64, Timedelta64:
+		if v := int64(le.Uint64(b)); v != math.MinInt64 {
+			return float64(v)
+		}
+		return math.NaN()
+	case Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Float8E8M0FNU:
+		return refNarrowValue(dt, b[0])
 	}
-	panic("naiveAt: " + x.DType().String())
+	panic("naiveAt: " + dt.String())
+}
+
+// naivePacked decodes element e of the packed stream that starts at b[0]:
+// sub-byte elements bit by bit from the stream, fake blocks from their unit.
+func naivePacked(dt DType, b []byte, e int) float64 {
+	if dt == fakeBlockDType {
+		u := b[e/32*34:]
+		return float64(float16.Frombits(binary.LittleEndian.Uint16(u)).Float32()) * float64(int8(u[2+e%32]))
+	}
+	w := map[DType]int{Int4: 4, Uint4: 4, Float4E2M1FN: 4, Int2: 2, Uint2: 2, Float6E2M3FN: 6, Float6E3M2FN: 6}[dt]
+	v := 0
+	for k := range w {
+		bit := e*w + k
+		v |= int(b[bit/8]>>(bit%8)&1) << k
+	}
+	switch dt {
+	case Int4, Int2:
+		if v >= 1<<(w-1) {
+			v -= 1 << w
+		}
+		return float64(v)
+	case Uint4, Uint2:
+		return float64(v)
+	}
+	return refNarrowValue(dt, uint8(v))
 }
 
 // forEachIndex calls fn with every index of shape in row-major order (the

@@ -211,7 +211,7 @@ func computeHistogram(ctx context.Context, t *Tensor, bins int, lo, hi float64, 
 	err := parallel(ctx, plan.count, func() func(int) error {
 		acc := newHistAcc(h)
 		accCh <- acc
-		reader := newBlockReader(&l, t.dtype, statsBlock, acc.addF32, acc.addF64)
+		reader := newBlockReader(&l, newValueDecoder(t), statsBlock, acc.addF32, acc.addF64)
 		return func(c int) error {
 			lo, hi := plan.bounds(c)
 			return steps(ctx, lo, hi, meter, reader.read)

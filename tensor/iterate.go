@@ -10,12 +10,12 @@ import (
 // the innermost dimension — a contiguous view is a single run.
 type layout struct {
 	data    []byte // the whole storage
-	base    int    // byte offset of element 0
-	size    int    // element size in bytes
+	base    int    // address of element 0 (see Tensor.addrSize: bytes, or element numbers when packed)
+	size    int    // what one stride step moves the address by
 	outer   []int  // sizes of the dimensions outside the innermost, outermost first
-	ostride []int  // their strides in bytes
+	ostride []int  // their strides in address units
 	inner   int    // length of the innermost dimension
-	istride int    // its stride in bytes
+	istride int    // its stride in address units
 	n       int64  // number of elements
 }
 
@@ -23,7 +23,7 @@ type layout struct {
 // reordered by decreasing stride so that memory is walked forwards; only
 // order-insensitive computations (statistics, histograms) may ask for it.
 func newLayout(t *Tensor, anyOrder bool) layout {
-	l := layout{data: t.storage.data, base: t.offset, size: t.dtype.Size(), n: int64(t.Len())}
+	l := layout{data: t.storage.data, base: t.base(), size: t.addrSize(), n: int64(t.Len())}
 	type dim struct{ size, stride int }
 	dims := make([]dim, 0, len(t.shape))
 	for i, d := range t.shape {

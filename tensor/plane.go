@@ -25,7 +25,7 @@ func Plane(t *Tensor, rowAxis, colAxis int, fixed []int) (*Tensor, error) {
 	if fixed != nil && len(fixed) != rank {
 		return nil, bad("need %d fixed indices, got %d", rank, len(fixed))
 	}
-	off := t.offset
+	shift := 0 // elements from t's element 0 to the plane's
 	for k := range rank {
 		if k == rowAxis || k == colAxis {
 			continue
@@ -37,7 +37,7 @@ func Plane(t *Tensor, rowAxis, colAxis int, fixed []int) (*Tensor, error) {
 		if i < 0 || i >= t.shape[k] {
 			return nil, bad("index %d of axis %d out of range [0,%d)", i, k, t.shape[k])
 		}
-		off += i * t.strides[k] * t.dtype.Size()
+		shift += i * t.strides[k]
 	}
 	rows, cols, rs, cs := 1, 1, 1, 1
 	if colAxis >= 0 {
@@ -48,5 +48,5 @@ func Plane(t *Tensor, rowAxis, colAxis int, fixed []int) (*Tensor, error) {
 	} else {
 		rs = cols * cs // what a row-major 1×N would have
 	}
-	return t.derive([]int{rows, cols}, []int{rs, cs}, off), nil
+	return t.derive([]int{rows, cols}, []int{rs, cs}, shift), nil
 }

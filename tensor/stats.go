@@ -19,7 +19,8 @@ type Stats struct {
 }
 
 // ErrNotNumeric reports an operation over values on a dtype that has none
-// (complex and opaque types).
+// (complex and opaque types, and packed types whose decoder is not
+// registered).
 var ErrNotNumeric = errors.New("dtype has no real values")
 
 func checkNumeric(t *Tensor, op string) error {
@@ -37,14 +38,15 @@ type statsWorker struct {
 	reader *blockReader
 }
 
-func newStatsWorker(l *layout, dt DType) *statsWorker {
+func newStatsWorker(l *layout, t *Tensor) *statsWorker {
 	w := &statsWorker{}
-	if kernelOf(dt) == kind32 {
+	dec := newValueDecoder(t)
+	if dec.kind == kind32 {
 		w.tmp32 = make([]float32, statsBlock)
 	} else {
 		w.tmp64 = make([]float64, statsBlock)
 	}
-	w.reader = newBlockReader(l, dt, statsBlock,
+	w.reader = newBlockReader(l, dec, statsBlock,
 		func(x []float32) { w.cur.addF32(x, w.tmp32) },
 		func(x []float64) { w.cur.addF64(x, w.tmp64) })
 	return w
@@ -68,7 +70,7 @@ func computeStats(ctx context.Context, t *Tensor, meter *progressMeter) (Stats, 
 	plan := planChunks(l.n)
 	parts := make([]statsAcc, plan.count)
 	err := parallel(ctx, plan.count, func() func(int) error {
-		w := newStatsWorker(&l, t.dtype)
+		w := newStatsWorker(&l, t)
 		return func(c int) error {
 			w.cur = &parts[c]
 			lo, hi := plan.bounds(c)
@@ -109,7 +111,8 @@ func ChannelStats(ctx context.Context, t *Tensor, axis int, progress ProgressFun
 	}
 	base := newLayout(rest, true)
 	perChannel := base.n
-	chStride := t.strides[axis] * t.dtype.Size()
+	chStride := t.strides[axis] * t.addrSize()
+	elemBytes := max(1, t.dtype.ElementBits()/8) // for sizing tiles
 
 	group := 1
 	if chStride < 64 {
@@ -123,13 +126,13 @@ func ChannelStats(ctx context.Context, t *Tensor, axis int, progress ProgressFun
 		parts = max(parts, 1)
 	}
 	partLen := (perChannel + int64(parts) - 1) / int64(parts)
-	tile := max(int64(256), int64(256<<10/(group*t.dtype.Size())))
+	tile := max(int64(256), int64(256<<10/(group*elemBytes)))
 
 	accs := make([]statsAcc, parts*channels)
 	meter := newProgressMeter(progress, perChannel*int64(channels))
 	err = parallel(ctx, groups*parts, func() func(int) error {
 		l := base
-		w := newStatsWorker(&l, t.dtype)
+		w := newStatsWorker(&l, rest)
 		return func(item int) error {
 			g, p := item%groups, item/groups
 			c0, c1 := g*group, min(g*group+group, channels)

@@ -9,12 +9,21 @@ import (
 // Tensor is a strided view of elements in a Storage: element i0,i1,... lives
 // at byte offset + (Σ ik·strides[k])·dtype.Size(). Strides are in elements.
 // A Tensor is immutable; view operations return new Tensors sharing storage.
+//
+// Elements of packed dtypes (int4, q4_k, ...) are addressed by element
+// number e = phase + Σ ik·strides[k], counted from the unit at byte offset:
+// element e is position e mod UnitElems of unit e div UnitElems. A view may
+// so start inside a unit (a slice of a q4_k row from column 100).
 type Tensor struct {
 	storage *Storage
 	dtype   DType
 	shape   []int
 	strides []int
-	offset  int // bytes into storage
+	offset  int // bytes into storage: of element 0, or for packed dtypes of the unit holding it
+	phase   int // packed dtypes: element 0's position in its unit, in [0, UnitElems)
+
+	bigEndian bool  // multi-byte elements are stored most significant byte first
+	magnitude DType // Complex64 or Complex128 when the elements are |z| of complex numbers
 }
 
 // MaxElements bounds the element count of any tensor, so that a corrupt
@@ -61,10 +70,13 @@ func New(s *Storage, byteOffset int64, dt DType, shape []int) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	size := int64(dt.Size())
-	if byteOffset < 0 || byteOffset > int64(s.Len()) || int64(n) > (int64(s.Len())-byteOffset)/size {
+	need, err := StorageBytes(dt, int64(n))
+	if err != nil {
+		return nil, fmt.Errorf("tensor: %s%v: %w", dt, shape, err)
+	}
+	if byteOffset < 0 || byteOffset > int64(s.Len()) || need > int64(s.Len())-byteOffset {
 		return nil, fmt.Errorf("tensor: %s%v at byte %d needs %d bytes but storage has %d",
-			dt, shape, byteOffset, int64(n)*size, s.Len())
+			dt, shape, byteOffset, need, s.Len())
 	}
 	if byteOffset > math.MaxInt {
 		return nil, fmt.Errorf("tensor: offset %d out of range", byteOffset)
@@ -101,8 +113,7 @@ func NewStrided(s *Storage, byteOffset int64, dt DType, shape, strides []int) (*
 	if byteOffset < 0 || byteOffset > int64(s.Len()) {
 		return nil, fmt.Errorf("tensor: offset %d outside storage of %d bytes", byteOffset, s.Len())
 	}
-	size := int64(dt.Size())
-	room := (int64(s.Len()) - byteOffset) / size // whole elements after byteOffset
+	room := elementsFitting(dt, int64(s.Len())-byteOffset)
 	if n > 0 {
 		last := int64(0) // index of the furthest element
 		for i, st := range strides {
@@ -126,6 +137,19 @@ func NewStrided(s *Storage, byteOffset int64, dt DType, shape, strides []int) (*
 	}, nil
 }
 
+// elementsFitting is how many elements of dt lie wholly within the first
+// bytes bytes of a run: whole elements, whole bits of sub-byte elements
+// (those are packed densely, so a run may end inside a unit), whole blocks.
+func elementsFitting(dt DType, bytes int64) int64 {
+	ue, ub := int64(dt.UnitElems()), int64(dt.UnitBytes())
+	whole := bytes / ub * ue
+	if dt.Packed() && !dt.BlockQuantized() {
+		bits := 8 * ub / ue
+		whole += bytes % ub * 8 / bits
+	}
+	return whole
+}
+
 // FromBytes is New over a fresh heap Storage holding b.
 func FromBytes(b []byte, dt DType, shape []int) (*Tensor, error) {
 	return New(NewStorage(b), 0, dt, shape)
@@ -143,8 +167,36 @@ func (t *Tensor) Shape() []int { return append([]int(nil), t.shape...) }
 // Strides returns a copy of the strides, in elements.
 func (t *Tensor) Strides() []int { return append([]int(nil), t.strides...) }
 
-// Offset is the byte offset of element 0 in the storage.
+// Offset is the byte offset of element 0 in the storage; for packed
+// dtypes, of the unit that holds element 0 (see UnitPhase).
 func (t *Tensor) Offset() int { return t.offset }
+
+// UnitPhase is, for packed dtypes, the position of element 0 inside the
+// unit at Offset (0 for a tensor that starts on a unit boundary, and
+// always 0 for other dtypes).
+func (t *Tensor) UnitPhase() int { return t.phase }
+
+// addrSize is what one step of a stride moves in the addresses the kernels
+// walk: the element size in bytes, the size of the complex number under a
+// magnitude, and 1 for packed dtypes, whose addresses are element numbers.
+func (t *Tensor) addrSize() int {
+	switch {
+	case t.magnitude != Invalid:
+		return t.magnitude.Size()
+	case t.dtype.Packed():
+		return 1
+	}
+	return t.dtype.Size()
+}
+
+// base is the address of element 0 in the same terms: its byte offset, or
+// for packed dtypes its element number from the unit at offset.
+func (t *Tensor) base() int {
+	if t.dtype.Packed() {
+		return t.phase
+	}
+	return t.offset
+}
 
 // Storage is the storage the tensor views.
 func (t *Tensor) Storage() *Storage { return t.storage }

@@ -23,8 +23,21 @@ func (t *Tensor) viewErr(op string, format string, args ...any) error {
 	return fmt.Errorf("%w: %s of %s: %s", ErrView, op, t, fmt.Sprintf(format, args...))
 }
 
-func (t *Tensor) derive(shape, strides []int, offset int) *Tensor {
-	return &Tensor{storage: t.storage, dtype: t.dtype, shape: shape, strides: strides, offset: offset}
+// derive returns a view of t with shape and strides whose element 0 is
+// element number shift of t's addressing (Σ ik·strides[k] for the index
+// it had in t). Packed views keep the unit holding element 0 at offset.
+func (t *Tensor) derive(shape, strides []int, shift int) *Tensor {
+	v := *t
+	v.shape, v.strides = shape, strides
+	if t.dtype.Packed() {
+		ue := t.dtype.UnitElems()
+		e := t.phase + shift
+		v.offset += e / ue * t.dtype.UnitBytes()
+		v.phase = e % ue
+	} else {
+		v.offset += shift * t.addrSize()
+	}
+	return &v
 }
 
 // Slice keeps indices [start, start+length) of dimension dim. length must be
@@ -42,7 +55,7 @@ func (t *Tensor) Slice(dim, start, length int) (*Tensor, error) {
 	}
 	shape := t.Shape()
 	shape[dim] = length
-	return t.derive(shape, t.Strides(), t.offset+start*t.strides[dim]*t.dtype.Size()), nil
+	return t.derive(shape, t.Strides(), start*t.strides[dim]), nil
 }
 
 // Select fixes dimension dim at index and drops it, so the result has rank
@@ -57,7 +70,7 @@ func (t *Tensor) Select(dim, index int) (*Tensor, error) {
 	}
 	shape := append(t.Shape()[:dim:dim], t.shape[dim+1:]...)
 	strides := append(t.Strides()[:dim:dim], t.strides[dim+1:]...)
-	return t.derive(shape, strides, t.offset+index*t.strides[dim]*t.dtype.Size()), nil
+	return t.derive(shape, strides, index*t.strides[dim]), nil
 }
 
 // Permute reorders dimensions: dimension i of the result is dimension
@@ -80,7 +93,7 @@ func (t *Tensor) Permute(order []int) (*Tensor, error) {
 		seen[o] = true
 		shape[i], strides[i] = t.shape[o], t.strides[o]
 	}
-	return t.derive(shape, strides, t.offset), nil
+	return t.derive(shape, strides, 0), nil
 }
 
 // DimMerge merges dimensions start..end (inclusive) into one. Each merged
@@ -115,7 +128,7 @@ func (t *Tensor) DimMerge(start, end int) (*Tensor, error) {
 	}
 	shape := append(append(t.Shape()[:start:start], size), t.shape[end+1:]...)
 	strides := append(append(t.Strides()[:start:start], stride), t.strides[end+1:]...)
-	return t.derive(shape, strides, t.offset), nil
+	return t.derive(shape, strides, 0), nil
 }
 
 // DimSplit splits dimension dim into sizes, whose product must equal its
@@ -150,7 +163,7 @@ func (t *Tensor) DimSplit(dim int, sizes []int) (*Tensor, error) {
 	}
 	shape := append(append(t.Shape()[:dim:dim], sizes...), t.shape[dim+1:]...)
 	strides := append(append(t.Strides()[:dim:dim], sub...), t.strides[dim+1:]...)
-	return t.derive(shape, strides, t.offset), nil
+	return t.derive(shape, strides, 0), nil
 }
 
 // View reshapes t to shape without copying, with the reference algorithm:
@@ -214,7 +227,7 @@ func (t *Tensor) View(shape []int) (*Tensor, error) {
 		strides[i] = cur * (rem / d)
 		rem /= d
 	}
-	return t.derive(append([]int(nil), shape...), strides, t.offset), nil
+	return t.derive(append([]int(nil), shape...), strides, 0), nil
 }
 
 // IsContiguous reports whether the strides are exactly the row-major strides
