@@ -39,10 +39,11 @@ func recordStrides(shape []int, itemsize int, fortran bool) []int64 {
 	return st
 }
 
-// viewable reports whether the core can view the elements in place: stored
-// little-endian, at strides that are whole elements.
+// viewable reports whether the core can view the elements in place: at
+// strides that are whole elements (the core swaps big-endian values as it
+// reads them).
 func (p *placement) viewable() bool {
-	if p.bigEndian || p.size == 0 {
+	if p.size == 0 {
 		return false
 	}
 	for _, s := range p.strides {
@@ -54,16 +55,20 @@ func (p *placement) viewable() bool {
 }
 
 // load returns the tensor over st, whose array data starts at dataOff: a
-// strided view when possible, otherwise (big-endian data, fields at odd
-// strides) a row-major copy of this tensor's elements only, made now and
-// never for the whole file.
+// strided view (big-endian when stored so) when possible, otherwise (fields
+// at strides that are not whole elements, as in packed records) a row-major
+// copy of this field's elements only, made on first use.
 func (p *placement) load(ctx context.Context, st *tensor.Storage, dataOff int64) (*tensor.Tensor, error) {
 	if p.viewable() {
 		strides := make([]int, len(p.strides))
 		for i, s := range p.strides {
 			strides[i] = int(s / int64(p.size))
 		}
-		return tensor.NewStrided(st, dataOff+p.offset, p.dtype, p.shape, strides)
+		t, err := tensor.NewStrided(st, dataOff+p.offset, p.dtype, p.shape, strides)
+		if err != nil || !p.bigEndian {
+			return t, err
+		}
+		return t.BigEndian()
 	}
 	return p.gather(ctx, st.Bytes(), dataOff)
 }

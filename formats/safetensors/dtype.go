@@ -47,7 +47,6 @@ func knownDTypes() string {
 	return strings.Join(names, ", ")
 }
 
-// viewable reports whether the core can view elements of dt in place
-// today: every byte-addressable type. Packed sub-byte types (F4, F6) are
-// listed with their sizes checked but wait for the core's packed views.
-func viewable(dt tensor.DType) bool { return dt.Size() > 0 }
+// viewable reports whether the core can view elements of dt in place:
+// every type, packed sub-byte ones included, once their decoder is known.
+func viewable(dt tensor.DType) bool { return dt.Valid() && (!dt.Packed() || dt.Numeric()) }

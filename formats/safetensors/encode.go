@@ -71,6 +71,9 @@ func EncodeHeader(tensors []Named, metadata map[string]string) ([]byte, error) {
 		seen[n.Name] = true
 		dt := n.Tensor.DType()
 		name := dtypeName(dt)
+		if dt.Packed() {
+			return nil, fmt.Errorf("tensor %q: packed %s elements cannot be written yet", n.Name, dt)
+		}
 		if name == "" {
 			return nil, fmt.Errorf("tensor %q: %s has no safetensors dtype", n.Name, dt)
 		}
