@@ -85,7 +85,7 @@ func (l *TensorList) Cell(row int, col TensorColumn) string {
 	case ColShape:
 		return FormatDims(e.Shape)
 	case ColSize:
-		if !e.HasData() {
+		if !e.HasData() && !e.HasText() {
 			return "no data"
 		}
 		return FormatBytes(storedBytes(e))
@@ -184,7 +184,7 @@ func elements(e *formats.TensorEntry) int64 {
 // possibly compressed size in the file).
 func storedBytes(e *formats.TensorEntry) int64 {
 	n := elements(e)
-	if n < 0 {
+	if n < 0 || e.DType.Size() == 0 {
 		return e.NBytes
 	}
 	return n * int64(e.DType.Size())
