@@ -50,6 +50,8 @@ type inspectorView struct {
 	values   *widget.Table
 	valuesOK bool
 
+	complexSel *fyne.Container // real part, imaginary part or magnitude of a complex tensor
+
 	// The settings controls, kept so that headless rendering can set them
 	// as a user would (see headless.go).
 	cmapSel, rangeSel, redSel, binsSel *widget.Select
@@ -75,6 +77,7 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 	v.message = widget.NewLabel("Select a tensor to see its values.")
 	v.message.Wrapping = fyne.TextWrapWord
 	v.dequant = widget.NewCheck("Show dequantised values", func(on bool) { v.in.SetDequantised(on) })
+	v.complexSel = newComplexPartSelect(v.in)
 	v.facts = widget.NewTable(
 		func() (int, int) { return len(v.factRows), 2 },
 		func() fyne.CanvasObject {
@@ -104,7 +107,7 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 		v.values.Refresh()
 	}
 	status := container.NewBorder(nil, nil, v.busy, nil, v.progress)
-	top := container.NewVBox(v.title, v.summary, v.alert, v.pcts, v.dequant, status, v.message)
+	top := container.NewVBox(v.title, v.summary, v.alert, v.pcts, v.dequant, v.complexSel, status, v.message)
 	v.content = container.NewBorder(top, nil, nil, nil, v.tabs)
 	v.in.OnChange = v.update
 	v.update(viewmodel.ChangedAll)
@@ -149,6 +152,7 @@ func (v *inspectorView) updateTensor() {
 		v.message.SetText("Select a tensor to see its values.")
 		v.message.Show()
 		v.dequant.Hide()
+		v.complexSel.Hide()
 		v.tabs.Hide()
 		v.facts.Refresh()
 		if v.content != nil {
@@ -165,6 +169,7 @@ func (v *inspectorView) updateTensor() {
 	} else {
 		v.dequant.Hide()
 	}
+	updateComplexPartSelect(v.complexSel, v.in)
 	if err := v.in.Err(); err != nil {
 		v.message.SetText("Cannot show values: " + err.Error())
 		v.message.Show()
@@ -172,6 +177,7 @@ func (v *inspectorView) updateTensor() {
 	} else {
 		v.message.Hide()
 	}
+	v.sizeValueColumns()
 	v.tabs.Show()
 	v.rebuildAxes()
 	// Showing and hiding parts changes the layout; lay it out again now
@@ -392,7 +398,12 @@ func (v *inspectorView) valuesTab() fyne.CanvasObject {
 			return l
 		},
 		func(id widget.TableCellID, o fyne.CanvasObject) {
-			o.(*widget.Label).SetText(v.in.ValueText(id.Row, id.Col))
+			l := o.(*widget.Label)
+			l.Alignment = fyne.TextAlignTrailing // numbers line up on the right, text on the left
+			if v.in.ShowsText() {
+				l.Alignment = fyne.TextAlignLeading
+			}
+			l.SetText(v.in.ValueText(id.Row, id.Col))
 		})
 	v.values.CreateHeader = func() fyne.CanvasObject {
 		l := widget.NewLabel("")
@@ -414,6 +425,23 @@ func (v *inspectorView) valuesTab() fyne.CanvasObject {
 		v.values.SetColumnWidth(c, 120)
 	}
 	return v.values
+}
+
+// sizeValueColumns gives text (strings, records) wide columns, and shows
+// the Values tab for it: text has no heatmap or histogram.
+func (v *inspectorView) sizeValueColumns() {
+	width := float32(120)
+	if v.in.ShowsText() {
+		width = 240
+		if _, cols := v.in.PlaneSize(); cols == 1 {
+			width = 900
+		}
+		v.tabs.SelectIndex(2)
+	}
+	for c := 0; c < 64; c++ {
+		v.values.SetColumnWidth(c, width)
+	}
+	v.values.Refresh()
 }
 
 func (v *inspectorView) refreshValues() {

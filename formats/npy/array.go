@@ -57,8 +57,8 @@ func (a *array) entries(doc *formats.Document) []*formats.TensorEntry {
 		p := &placement{dtype: h.elem.dtype, size: h.elem.size, shape: h.shape, strides: strides, bigEndian: h.elem.bigEndian()}
 		e.SetLoader(a.loader(p))
 	}
-	if !h.elem.dtype.Numeric() {
-		e.SetText(a.textReader(strides))
+	if !h.elem.numeric() {
+		e.SetText(a.textReader(strides)) // strings and records: the core has no numbers for them
 	}
 	out := []*formats.TensorEntry{e}
 	if h.elem.kind != 'r' {
