@@ -128,6 +128,7 @@ func realSamples(t *testing.T) []sampleCase {
 	for _, p := range samples.Files(t, "nn", ".nn") {
 		out = append(out, sampleCase{p, "application/x-datacode-nn"})
 	}
+	out = append(out, numpyAndSafetensorsSamples(t)...)
 	return out
 }
 
@@ -194,7 +195,7 @@ func TestMagicRulesMatchTheFormats(t *testing.T) {
 	for _, c := range cases {
 		got := magicTypes(t, mi, head(t, c.path))
 		want := []string{c.want}
-		if c.want == "" || c.want == "application/x-tengine-tmfile" {
+		if c.want == "" || globOnly[c.want] {
 			want = nil
 		}
 		if !slices.Equal(got, want) {
@@ -214,6 +215,11 @@ func TestGlobsNameEveryFormat(t *testing.T) {
 		"application/x-tennis-tsm":     "*.tsm",
 		"application/x-seetaface-csta": "*.csta",
 		"application/x-datacode-nn":    "*.nn",
+
+		"application/x-npy":               "*.npy",
+		"application/x-npz":               "*.npz",
+		"application/x-safetensors":       "*.safetensors",
+		"application/x-safetensors-index": "*.safetensors.index.json",
 	}
 	mi := readMimeInfo(t)
 	if len(mi.Types) != len(want) {
