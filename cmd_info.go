@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -34,7 +33,7 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	}
 	defer doc.Close()
 	if *asJSON {
-		b, err := json.Marshal(doc)
+		b, err := doc.MarshalJSON() // json.Marshal would compact and check the same bytes again
 		if err != nil {
 			return fileError(stderr, pos[0], err)
 		}

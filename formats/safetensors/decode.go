@@ -95,8 +95,8 @@ func decodeFile(src *formats.Source) (*formats.Document, error) {
 func (h *header) tensorEntry(e *entry, open func() (*tensor.Storage, error)) *formats.TensorEntry {
 	te := &formats.TensorEntry{Name: e.name, DType: e.dtype, Shape: e.shape,
 		Offset: h.bufferStart() + e.start, NBytes: e.end - e.start, Role: formats.RoleWeight,
-		Attrs: []formats.Attr{{Name: "safetensors dtype", Value: e.dtypeName},
-			{Name: "data_offsets", Value: []int64{e.start, e.end}}}}
+		Attrs: make([]formats.Attr, 1, 2)}
+	te.Attrs[0] = formats.Attr{Name: "safetensors dtype", Value: e.dtypeName}
 	switch {
 	case e.problem != "":
 		te.Note = e.problem

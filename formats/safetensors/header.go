@@ -1,13 +1,11 @@
 package safetensors
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"unicode/utf8"
 
 	"tensorscope/formats"
 	"tensorscope/tensor"
@@ -64,57 +62,76 @@ func parseHeader(text []byte) (*header, error) {
 	if text[0] != '{' {
 		return nil, formats.Errorf(8, "header: expected '{', found %q", text[0])
 	}
-	if !utf8.Valid(text) {
-		return nil, formats.Errorf(8, "header: not valid UTF-8")
-	}
-	dec := json.NewDecoder(bytes.NewReader(text))
-	dec.UseNumber()
-	if _, err := dec.Token(); err != nil {
-		return nil, jsonErr(dec, err)
-	}
+	sc := &scanner{b: text}
 	seen := map[string]bool{}
-	for dec.More() {
-		at := 8 + skipSeparators(text, dec.InputOffset())
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, jsonErr(dec, err)
-		}
-		name, _ := tok.(string)
+	err := sc.members(func(name string, keyAt int) error {
+		at := 8 + int64(keyAt)
 		if name == "__metadata__" {
-			if err := h.readMetadata(dec, at); err != nil {
-				return nil, err
-			}
-			continue
+			return h.readMetadata(sc, at)
 		}
-		var info struct {
-			DType       *string  `json:"dtype"`
-			Shape       *[]int64 `json:"shape"`
-			DataOffsets *[]int64 `json:"data_offsets"`
-		}
-		if err := dec.Decode(&info); err != nil {
-			return nil, formats.Errorf(at, "tensor %q: %v", name, cleanJSONErr(err))
-		}
-		e := &entry{name: name, at: at, span: 8 + dec.InputOffset() - at}
-		if err := e.fill(info.DType, info.Shape, info.DataOffsets); err != nil {
-			return nil, formats.Errorf(at, "tensor %q: %v", name, err)
+		e, err := readEntry(sc, name, at)
+		if err != nil {
+			return err
 		}
 		if seen[name] {
 			h.warn(at, "tensor %q appears twice in the header: only the first is listed", name)
-			continue
+			return nil
 		}
 		seen[name] = true
 		h.tensors = append(h.tensors, e)
+		return nil
+	})
+	if err != nil {
+		return nil, headerErr(err)
 	}
-	if _, err := dec.Token(); err != nil {
-		return nil, jsonErr(dec, err)
-	}
-	end := dec.InputOffset()
-	for i := end; i < int64(len(text)); i++ {
+	for i := sc.pos; i < len(text); i++ {
 		if c := text[i]; c != ' ' && c != '\n' && c != '\t' && c != '\r' {
-			return nil, formats.Errorf(8+i, "header: expected only spaces after the JSON object, found %q", c)
+			return nil, formats.Errorf(8+int64(i), "header: expected only spaces after the JSON object, found %q", c)
 		}
 	}
 	return h, nil
+}
+
+// headerErr places a scanning error in the file.
+func headerErr(err error) error {
+	var se *scanError
+	if errors.As(err, &se) {
+		return formats.Errorf(8+int64(se.pos), "header: %s", se.msg)
+	}
+	return err
+}
+
+// readEntry reads one tensor's {"dtype", "shape", "data_offsets"}; other
+// keys are skipped, as the reference does.
+func readEntry(sc *scanner, name string, at int64) (*entry, error) {
+	var dt *string
+	var shape, offsets *[]int64
+	err := sc.members(func(key string, _ int) error {
+		switch key {
+		case "dtype":
+			v, err := sc.str()
+			dt = &v
+			return err
+		case "shape":
+			v, err := sc.uints(func() string { return fmt.Sprintf("tensor %q shape", name) })
+			shape = &v
+			return err
+		case "data_offsets":
+			v, err := sc.uints(func() string { return fmt.Sprintf("tensor %q data_offsets", name) })
+			offsets = &v
+			return err
+		}
+		_, err := sc.value(1)
+		return err
+	})
+	if err != nil {
+		return nil, headerErr(err)
+	}
+	e := &entry{name: name, at: at, span: 8 + int64(sc.pos) - at}
+	if err := e.fill(dt, shape, offsets); err != nil {
+		return nil, formats.Errorf(at, "tensor %q: %v", name, err)
+	}
+	return e, nil
 }
 
 func (h *header) warn(at int64, format string, args ...any) {
@@ -151,12 +168,12 @@ func (e *entry) fill(dt *string, shape, offsets *[]int64) error {
 }
 
 // readMetadata reads __metadata__: a flat map of strings (or null).
-func (h *header) readMetadata(dec *json.Decoder, at int64) error {
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		return formats.Errorf(at, "__metadata__: %v", cleanJSONErr(err))
+func (h *header) readMetadata(sc *scanner, at int64) error {
+	raw, err := sc.value(0)
+	if err != nil {
+		return headerErr(err)
 	}
-	h.metaAt, h.metaSpan = at, 8+dec.InputOffset()-at
+	h.metaAt, h.metaSpan = at, 8+int64(sc.pos)-at
 	if string(raw) == "null" {
 		return nil
 	}
@@ -187,13 +204,6 @@ func skipSeparators(text []byte, i int64) int64 {
 		}
 	}
 	return i
-}
-
-func jsonErr(dec *json.Decoder, err error) error {
-	if errors.Is(err, io.EOF) {
-		return formats.Errorf(8+dec.InputOffset(), "header: the JSON ends before its object closes")
-	}
-	return formats.Errorf(8+dec.InputOffset(), "header: %v", cleanJSONErr(err))
 }
 
 func cleanJSONErr(err error) error {

@@ -1,8 +1,7 @@
 package safetensors
 
 import (
-	"bytes"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,43 +18,41 @@ type index struct {
 	shardOf  map[string]string // tensor name → shard file as written
 	files    []string          // shard files in order of first mention
 	at       map[string]int64  // offset of each weight_map entry in the index
+	fileAt   map[string]int64  // offset of each shard's first mention
 	mapAt    int64
 }
 
 func parseIndex(text []byte) (*index, error) {
-	dec := json.NewDecoder(bytes.NewReader(text))
-	dec.UseNumber()
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, formats.Errorf(dec.InputOffset(), "index: expected a JSON object")
-	}
-	ix := &index{shardOf: map[string]string{}, at: map[string]int64{}, mapAt: -1}
-	for dec.More() {
-		at := skipSeparators(text, dec.InputOffset())
-		tok, err := dec.Token()
+	ix := &index{shardOf: map[string]string{}, at: map[string]int64{}, fileAt: map[string]int64{}, mapAt: -1}
+	sc := &scanner{b: text}
+	err := sc.members(func(key string, keyAt int) error {
+		if key == "weight_map" {
+			ix.mapAt = int64(keyAt)
+			return ix.readWeightMap(sc)
+		}
+		raw, err := sc.value(0)
 		if err != nil {
-			return nil, formats.Errorf(dec.InputOffset(), "index: %v", cleanJSONErr(err))
+			return err
 		}
-		key, _ := tok.(string)
-		switch key {
-		case "weight_map":
-			ix.mapAt = at
-			if err := ix.readWeightMap(dec, text); err != nil {
-				return nil, err
-			}
-		default:
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				return nil, formats.Errorf(at, "index %q: %v", key, cleanJSONErr(err))
-			}
-			tree, err := jsonTree(key, raw)
-			if err != nil {
-				return nil, formats.Errorf(at, "index %q: %v", key, err)
-			}
-			if ix.metadata == nil {
-				ix.metadata = formats.NewObject("index")
-			}
-			ix.metadata.Add(tree)
+		tree, err := jsonTree(key, raw)
+		if err != nil {
+			return &scanError{pos: keyAt, msg: fmt.Sprintf("%q: %v", key, err)}
 		}
+		if ix.metadata == nil {
+			ix.metadata = formats.NewObject("index")
+		}
+		ix.metadata.Add(tree)
+		return nil
+	})
+	if err != nil {
+		var se *scanError
+		if errors.As(err, &se) {
+			return nil, formats.Errorf(int64(se.pos), "index: %s", se.msg)
+		}
+		return nil, err
+	}
+	if sc.peek() != 0 {
+		return nil, formats.Errorf(int64(sc.pos), "index: expected the end of the JSON after its object")
 	}
 	if ix.mapAt < 0 {
 		return nil, formats.Errorf(0, "index: no \"weight_map\"")
@@ -63,35 +60,24 @@ func parseIndex(text []byte) (*index, error) {
 	return ix, nil
 }
 
-func (ix *index) readWeightMap(dec *json.Decoder, text []byte) error {
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return formats.Errorf(dec.InputOffset(), "weight_map: expected an object of tensor name to shard file")
-	}
-	for dec.More() {
-		at := skipSeparators(text, dec.InputOffset())
-		k, err := dec.Token()
+func (ix *index) readWeightMap(sc *scanner) error {
+	return sc.members(func(name string, keyAt int) error {
+		file, err := sc.str()
 		if err != nil {
-			return formats.Errorf(dec.InputOffset(), "weight_map: %v", cleanJSONErr(err))
+			return err
 		}
-		v, err := dec.Token()
-		file, ok := v.(string)
-		if err != nil || !ok {
-			return formats.Errorf(at, "weight_map %q: expected a shard file name", k)
-		}
-		name := k.(string)
 		if _, dup := ix.shardOf[name]; dup {
-			continue
+			return nil
 		}
-		if _, known := ix.at[file]; !known {
+		if _, known := ix.fileAt[file]; !known {
 			ix.files = append(ix.files, file)
-			ix.at[file] = at
+			ix.fileAt[file] = int64(keyAt)
 		}
 		ix.names = append(ix.names, name)
 		ix.shardOf[name] = file
-		ix.at[name] = at
-	}
-	_, err := dec.Token()
-	return err
+		ix.at[name] = int64(keyAt)
+		return nil
+	})
 }
 
 // shardInfo is one shard as opening found it.
@@ -123,11 +109,11 @@ func decodeIndex(src *formats.Source) (*formats.Document, error) {
 	shards := map[string]*shardInfo{}
 	shardList := formats.NewList("shards")
 	for _, file := range ix.files {
-		s := openShard(doc, src.Path, file, ix.at[file])
+		s := openShard(doc, src.Path, file, ix.fileAt[file])
 		shards[file] = s
 		shardList.Add(s.meta())
 		if s.header != nil {
-			doc.Header = append(doc.Header, formats.HeaderField{Name: file, Offset: ix.at[file], Size: 0,
+			doc.Header = append(doc.Header, formats.HeaderField{Name: file, Offset: ix.fileAt[file], Size: 0,
 				Value:   fmt.Sprintf("header of %d bytes, %d tensors", s.header.size, len(s.header.tensors)),
 				Meaning: fmt.Sprintf("shard file of %d bytes, data buffer at byte %d", s.size, s.header.bufferStart())})
 		}
@@ -143,7 +129,7 @@ func decodeIndex(src *formats.Source) (*formats.Document, error) {
 		}
 		for _, e := range s.header.tensors {
 			if _, ok := ix.shardOf[e.name]; !ok || ix.shardOf[e.name] != file {
-				doc.Warn(ix.at[file], "shard %s holds tensor %q, which the weight_map does not name there: not listed", file, e.name)
+				doc.Warn(ix.fileAt[file], "shard %s holds tensor %q, which the weight_map does not name there: not listed", file, e.name)
 			}
 		}
 	}

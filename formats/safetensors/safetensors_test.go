@@ -183,9 +183,9 @@ func TestReferenceChecks(t *testing.T) {
 		{"size", `{"a":{"dtype":"F32","shape":[3],"data_offsets":[0,16]}}`, data, "", `tensor "a": shape [3] of F32 needs 12 bytes`},
 		{"dtype", `{"a":{"dtype":"F7","shape":[4],"data_offsets":[0,16]}}`, data, "", `tensor "a": unknown dtype "F7"`},
 		{"tail", `{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}`, data, "", "8 bytes after the last tensor's data"},
-		{"json", `{"a":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}`, data, "header: the JSON ends", ""},
+		{"json", `{"a":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}`, data, "header: expected ',' or '}' after the value of \"a\"", ""},
 		{"missing", `{"a":{"dtype":"F32","data_offsets":[0,16]}}`, data, `tensor "a": missing "shape"`, ""},
-		{"negative", `{"a":{"dtype":"F32","shape":[-4],"data_offsets":[0,16]}}`, data, `tensor "a": shape [-4]`, ""},
+		{"negative", `{"a":{"dtype":"F32","shape":[-4],"data_offsets":[0,16]}}`, data, `tensor "a" shape: expected a non-negative integer`, ""},
 		{"notobject", `["a"]`, data, "", ""},
 	}
 	for _, c := range cases {
