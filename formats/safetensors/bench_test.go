@@ -140,11 +140,13 @@ func BenchmarkStats1GiB(b *testing.B) {
 			tensor.ComputeStats(context.Background(), x, nil) // fault the pages in once
 			b.SetBytes(1 << 30)
 			b.ResetTimer()
+			cpu := processCPUTime()
 			for i := 0; i < b.N; i++ {
 				if _, err := tensor.ComputeStats(context.Background(), x, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64((processCPUTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
 		})
 		os.Remove(path)
 	}
