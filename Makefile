@@ -48,5 +48,13 @@ vet:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
+# fuzz runs every fuzz target for FUZZTIME each; FUZZ=pattern picks some,
+# FUZZMINIMIZETIME bounds the minimising of finds (see scripts/fuzz).
+FUZZTIME ?= 10s
+FUZZ ?= .
+FUZZMINIMIZETIME ?= 100x
+fuzz:
+	GO="$(GO)" FUZZTIME="$(FUZZTIME)" FUZZ="$(FUZZ)" FUZZMINIMIZETIME="$(FUZZMINIMIZETIME)" ./scripts/fuzz
+
 clean:
 	rm -f $(BIN)

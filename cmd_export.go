@@ -5,18 +5,15 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 
 	"tensorscope/tensor"
-	"tensorscope/ui"
+	"tensorscope/ui/headless"
 	"tensorscope/viewmodel"
 )
 
-func init() { commands["export"] = runExport }
+func init() { register("export", runExport) }
 
 const exportUsage = "tensorscope export FILE --tensor NAME [--axes R,C] [--index AXIS=I ...] --out OUT.npy|.csv|.tsr|.safetensors\n" +
 	"       tensorscope export FILE --all --out OUT.safetensors\n" +
@@ -62,7 +59,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		if ext != ".csv" && (sel.axes != nil || sel.index != nil) {
 			return c.usageError(stderr, "--axes and --index choose the plane of a .csv; %s holds the whole tensor", ext)
 		}
-	case *view == ui.ViewGraph:
+	case *view == headless.ViewGraph:
 		graph = true
 		if sel.tensor != "" || sel.axes != nil || sel.index != nil {
 			return c.usageError(stderr, "--tensor, --axes and --index do not apply to --view graph")
@@ -101,7 +98,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		if doc.Graph == nil {
 			return fileError(stderr, path, fmt.Errorf("this %s has no graph to export", doc.FormatName))
 		}
-		s, pal, err := ui.GraphScene(doc, *dark)
+		s, pal, err := headless.GraphScene(doc, *dark)
 		if err != nil {
 			return fileError(stderr, path, err)
 		}
@@ -161,62 +158,6 @@ func refuseOverwrite(in, out string) error {
 // stopping (and removing the temporary file) when ctx is cancelled.
 func writeOutput(ctx context.Context, path string, write func(w io.Writer) error) error {
 	return viewmodel.WriteFileAtomicContext(ctx, path, write)
-}
-
-// interrupts turns the first SIGINT or SIGTERM into a cancelled context,
-// so that a write in progress stops and removes its temporary file; a
-// second signal has its default effect again.
-type interrupts struct {
-	ctx    context.Context
-	cancel context.CancelFunc
-	ch     chan os.Signal
-	mu     sync.Mutex
-	sig    os.Signal
-	done   chan struct{}
-}
-
-func catchInterrupts() *interrupts {
-	ctx, cancel := context.WithCancel(context.Background())
-	it := &interrupts{ctx: ctx, cancel: cancel, ch: make(chan os.Signal, 1), done: make(chan struct{})}
-	signal.Notify(it.ch, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		select {
-		case s := <-it.ch:
-			signal.Stop(it.ch)
-			it.mu.Lock()
-			it.sig = s
-			it.mu.Unlock()
-			cancel()
-		case <-it.done:
-		}
-	}()
-	return it
-}
-
-func (it *interrupts) stop() {
-	signal.Stop(it.ch)
-	close(it.done)
-	it.cancel()
-}
-
-// caught reports whether a signal arrived.
-func (it *interrupts) caught() bool {
-	it.mu.Lock()
-	defer it.mu.Unlock()
-	return it.sig != nil
-}
-
-// report says the command was interrupted and returns 128 + the signal
-// number, as a shell reports a command killed by it.
-func (it *interrupts) report(stderr io.Writer, cmd, out string) int {
-	it.mu.Lock()
-	s := it.sig
-	it.mu.Unlock()
-	fmt.Fprintf(stderr, "tensorscope %s: interrupted (%v); %s was not written\n", cmd, s, out)
-	if n, ok := s.(syscall.Signal); ok {
-		return 128 + int(n)
-	}
-	return 130
 }
 
 // finish reports an interrupt or a failed write; done is false when the

@@ -9,9 +9,10 @@ import (
 	"unicode/utf8"
 
 	"tensorscope/formats"
+	"tensorscope/viewmodel"
 )
 
-func init() { commands["info"] = runInfo }
+func init() { register("info", runInfo) }
 
 // runInfo implements `tensorscope info [--json] FILE`: a summary of the
 // file's format, header fields, metadata, tensors, graph and warnings, or
@@ -33,7 +34,9 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	}
 	defer doc.Close()
 	if *asJSON {
-		b, err := doc.MarshalJSON() // json.Marshal would compact and check the same bytes again
+		// MarshalJSON's output is already compact JSON; json.Marshal would
+		// only validate and copy it again (megabytes for a vocabulary).
+		b, err := doc.MarshalJSON()
 		if err != nil {
 			return fileError(stderr, pos[0], err)
 		}
@@ -56,7 +59,7 @@ func writeSummary(w io.Writer, doc *formats.Document) {
 	if doc.Size < 1024 {
 		fmt.Fprintf(w, "Size:     %d bytes\n", doc.Size)
 	} else {
-		fmt.Fprintf(w, "Size:     %d bytes (%s)\n", doc.Size, humanBytes(doc.Size))
+		fmt.Fprintf(w, "Size:     %d bytes (%s)\n", doc.Size, viewmodel.FormatBytes(doc.Size))
 	}
 
 	if len(doc.Header) > 0 {
@@ -103,7 +106,7 @@ func writeSummary(w io.Writer, doc *formats.Document) {
 			if e.Offset >= 0 {
 				off = strconv.FormatInt(e.Offset, 10)
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%d\t%s\n", e.Name, e.TypeString(), shapeText(e.Shape), e.Role, off, e.NBytes, tensorDetails(e))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%d\t%s\n", e.Name, e.TypeString(), viewmodel.FormatDims(e.Shape), e.Role, off, e.NBytes, tensorDetails(e))
 		}
 		tw.Flush()
 	}
@@ -134,51 +137,13 @@ const maxHeaderLines = 64
 
 func newTable(w io.Writer) *tabwriter.Writer { return tabwriter.NewWriter(w, 0, 0, 2, ' ', 0) }
 
-func humanBytes(n int64) string {
-	units := []string{"bytes", "KiB", "MiB", "GiB", "TiB"}
-	f := float64(n)
-	i := 0
-	for f >= 1024 && i < len(units)-1 {
-		f /= 1024
-		i++
-	}
-	if i == 0 {
-		return fmt.Sprintf("%d bytes", n)
-	}
-	return fmt.Sprintf("%.1f %s", f, units[i])
-}
-
-// headerValue shows a raw field value briefly: strings quoted and cut,
-// bytes in hex (a run of zeros as such).
+// headerValue shows a raw field value as the header pane does, cut to
+// fit a table column.
 func headerValue(v any) string {
-	switch x := v.(type) {
-	case string:
-		return strconv.Quote(cut(x, 32))
-	case formats.Bytes:
-		return hexBrief(x)
-	case []byte:
-		return hexBrief(x)
-	case nil:
+	if v == nil {
 		return ""
 	}
-	return fmt.Sprint(v)
-}
-
-func hexBrief(b []byte) string {
-	zero := true
-	for _, c := range b {
-		if c != 0 {
-			zero = false
-			break
-		}
-	}
-	if zero {
-		return fmt.Sprintf("%d zero bytes", len(b))
-	}
-	if len(b) > 16 {
-		return fmt.Sprintf("%x… (%d bytes)", b[:16], len(b))
-	}
-	return fmt.Sprintf("%x", b)
+	return cut(viewmodel.FormatValue(v), 48)
 }
 
 func cut(s string, n int) string {
@@ -192,6 +157,8 @@ func cut(s string, n int) string {
 // metaSummary shows a leaf's value, or the size of an object or list.
 func metaSummary(m *formats.Meta) string {
 	switch {
+	case m.Lazy != nil:
+		return m.Lazy.Summary()
 	case m.IsLeaf():
 		if m.Value == nil {
 			return "null"
@@ -199,25 +166,17 @@ func metaSummary(m *formats.Meta) string {
 		if s, ok := m.Value.(string); ok {
 			return cut(s, 60)
 		}
-		return cut(fmt.Sprint(m.Value), 60)
+		return cut(viewmodel.FormatValue(m.Value), 60)
 	case m.List:
 		return fmt.Sprintf("list of %d", len(m.Children))
 	}
 	return fmt.Sprintf("object of %d keys", len(m.Children))
 }
 
-func shapeText(shape []int) string {
-	parts := make([]string, len(shape))
-	for i, d := range shape {
-		parts[i] = strconv.Itoa(d)
-	}
-	return "[" + strings.Join(parts, ",") + "]"
-}
-
 func tensorDetails(e *formats.TensorEntry) string {
 	var parts []string
 	for _, a := range e.Attrs {
-		parts = append(parts, a.Name+"="+fmt.Sprint(a.Value))
+		parts = append(parts, a.Name+"="+viewmodel.FormatValue(a.Value))
 	}
 	if q := e.Quant; q != nil {
 		parts = append(parts, fmt.Sprintf("quant: %d scales, axis %d", len(q.Scales), q.Axis))

@@ -159,7 +159,7 @@ func TestInfoHuman(t *testing.T) {
 		"DataCode .nn model (nn), version 1",
 		"total params      101770",
 		"layer1  Linear  128→10   1290",
-		"layer0.weight  float32  [128,784]  weight  1536",
+		"layer0.weight  float32  [128, 784]  weight  1536",
 		"ops: Linear 2, ReLU 1",
 		"Stage 1 loss: loss 0.3714 → 0.08064",
 		"Warnings: 0",
@@ -223,7 +223,7 @@ func TestInfoBadFile(t *testing.T) {
 	}{
 		{badDType, "tensorscope: " + badDType + ": at byte 16: dtype: expected one of 1 FP32, 2 INT8, 3 INT32, found 9 (read as TSR v1 tensor file)\n"},
 		{unknown, "tensorscope: " + unknown + ": unknown format: not one of "},
-		{empty, "tensorscope: " + empty + ": unknown format"},
+		{empty, "tensorscope: " + empty + ": the file is empty\n"},
 		{filepath.Join(dir, "missing.tsr"), "tensorscope: " + filepath.Join(dir, "missing.tsr") + ": no such file or directory\n"},
 		{dir, "tensorscope: " + dir + ": not a regular file\n"},
 	} {

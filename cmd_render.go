@@ -6,20 +6,19 @@ import (
 	"fmt"
 	"image/png"
 	"io"
-	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"tensorscope/formats"
-	"tensorscope/ui"
+	"tensorscope/ui/headless"
 	"tensorscope/viewmodel"
 )
 
-func init() { commands["render"] = runRender }
+func init() { register("render", runRender) }
 
 const renderUsage = "tensorscope render FILE --view heatmap|histogram|graph|window [--tensor NAME] [--axes R,C] " +
-	"[--index AXIS=I ...] [--colormap NAME] [--range auto|sym|LO,HI] [--bins N] [--size WxH] --out OUT.png"
+	"[--index AXIS=I ...] [--colormap NAME] [--range auto|sym|LO,HI] [--bins N] [--direction tb|lr] [--constants] [--select NODE] [--size WxH] --out OUT.png"
 
 // Limits of --size: large enough for any screen, small enough that the
 // software painter's canvas stays a few hundred megabytes.
@@ -33,27 +32,42 @@ const (
 // saved as PNG. The same input gives the same bytes on the same machine.
 func runRender(args []string, stdout, stderr io.Writer) int {
 	c := newCommand("render", renderUsage)
-	view := c.flags.String("view", "", "what to draw: "+strings.Join(ui.RenderViews, ", ")+
+	view := c.flags.String("view", "", "what to draw: "+strings.Join(headless.Views, ", ")+
 		" (window: a model's Graph pane, or with --tensor and for files without a graph the Tensors pane inspecting it)")
 	out := c.flags.String("out", "", "the PNG file to write")
 	size := c.flags.String("size", "", fmt.Sprintf("image size in pixels, WxH, each %d–%d (default 1024x768; for window, the viewer's own 1280x820)", minRenderSide, maxRenderSide))
 	dark := c.flags.Bool("dark", false, "use the dark theme")
 	sel := addSelectionFlags(c, "the tensor to show (default: the first with numeric data)")
-	colormap := c.flags.String("colormap", "", "heatmap colours: "+strings.Join(colormapChoices(), ", ")+" (default viridis)")
-	rangeText := c.flags.String("range", "auto", "heatmap colour range (for --view histogram, the binned range): auto, sym or LO,HI")
-	bins := 0
-	c.flags.Func("bins", fmt.Sprintf("histogram bins, 1–4096 (default %d)", viewmodel.DefaultHistBins), func(v string) error {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 4096 {
-			return fmt.Errorf("want a number of bins, 1–4096, not %q", v)
-		}
-		bins = n
+	// Each flag sets the settings through the viewmodel's own setters,
+	// which check it as they do for the GUI's controls.
+	settings := viewmodel.DefaultInspectorSettings()
+	heatRange, histRange := "", ""
+	c.flags.Func("colormap", "heatmap colours: "+strings.Join(viewmodel.ColormapKeys(), ", ")+" (default viridis)", settings.SetColormap)
+	c.flags.Func("range", "heatmap colour range (for --view histogram, the binned range): auto, sym or LO,HI (default auto)", func(v string) error {
+		heatRange = v
 		return nil
 	})
+	c.flags.Func("bins", fmt.Sprintf("histogram bins, %d–%d (default %d)", viewmodel.MinHistBins, viewmodel.MaxHistBins, viewmodel.DefaultHistBins), func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("want a number of bins, not %q", v)
+		}
+		return settings.SetHistBins(n)
+	})
 	reduce := c.flags.String("reduce", viewmodel.ReductionNames[0], "how a downsampled heatmap cell combines values: "+strings.Join(viewmodel.ReductionNames, ", "))
-	logCounts := c.flags.Bool("log", false, "histogram counts on a log scale")
-	plane := c.flags.Bool("plane", false, "histogram of the heatmap's plane (--axes, --index) instead of the whole tensor")
+	c.flags.BoolFunc("log", "histogram counts on a log scale", func(string) error { settings.HistLog = true; return nil })
+	c.flags.BoolFunc("plane", "histogram of the heatmap's plane (--axes, --index) instead of the whole tensor", func(string) error {
+		settings.HistScope = viewmodel.HistPlane
+		return nil
+	})
 	dequant := c.flags.Bool("dequant", false, "show a quantised tensor's dequantised values")
+	graph := viewmodel.DefaultGraphSettings()
+	c.flags.Func("direction", "graph direction: "+strings.Join(viewmodel.GraphDirectionKeys, ", ")+" (default tb)", graph.SetDirection)
+	c.flags.BoolFunc("constants", "draw constant nodes instead of folding them into their consumers", func(string) error {
+		graph.ShowConstants = true
+		return nil
+	})
+	selectNode := c.flags.String("select", "", "the graph node to select (by name)")
 	pos, status, ok := c.parse(args, stdout, stderr)
 	if !ok {
 		return status
@@ -61,15 +75,15 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if len(pos) != 1 {
 		return c.usageError(stderr, "expected one FILE, got %d arguments", len(pos))
 	}
-	if !containsString(ui.RenderViews, *view) {
-		return c.usageError(stderr, "--view must be one of %s", strings.Join(ui.RenderViews, ", "))
+	if !containsString(headless.Views, *view) {
+		return c.usageError(stderr, "--view must be one of %s", strings.Join(headless.Views, ", "))
 	}
 	if *out == "" || !strings.EqualFold(filepath.Ext(*out), ".png") {
 		return c.usageError(stderr, "--out must name a .png file")
 	}
 	if *size == "" {
 		*size = "1024x768"
-		if *view == ui.ViewWindow {
+		if *view == headless.ViewWindow {
 			*size = "1280x820"
 		}
 	}
@@ -77,21 +91,21 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return c.usageError(stderr, "--size: %v", err)
 	}
-	settings := ui.InspectorSettings{Axes: sel.axes, Index: sel.index, Bins: bins,
-		LogCounts: *logCounts, PlaneHist: *plane, Dequantise: *dequant}
-	if *colormap != "" {
-		if settings.Colormap, err = resolveColormap(*colormap); err != nil {
-			return c.usageError(stderr, "--colormap: %v", err)
-		}
+	settings.Dequantise = *dequant
+	if err := settings.SetReduction(*reduce); err != nil {
+		return c.usageError(stderr, "--reduce: %v", err)
 	}
-	if settings.Range, settings.Lo, settings.Hi, err = parseRange(*rangeText); err != nil {
+	if err := sel.applyTo(&settings); err != nil {
+		return c.usageError(stderr, "%v", err)
+	}
+	if *view == headless.ViewHistogram {
+		histRange, heatRange = heatRange, ""
+	}
+	if err := setRange(heatRange, settings.SetRange); err != nil {
 		return c.usageError(stderr, "--range: %v", err)
 	}
-	if *view == ui.ViewHistogram && settings.Range == viewmodel.RangeSymmetric {
-		return c.usageError(stderr, "--range sym applies to heatmap colours; a histogram's range is auto or LO,HI")
-	}
-	if settings.Reduction = indexOf(viewmodel.ReductionNames, *reduce); settings.Reduction < 0 {
-		return c.usageError(stderr, "--reduce must be one of %s", strings.Join(viewmodel.ReductionNames, ", "))
+	if err := setRange(histRange, settings.SetHistRange); err != nil {
+		return c.usageError(stderr, "--range: %v", err)
 	}
 	set := map[string]bool{}
 	c.flags.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -104,16 +118,21 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		return ""
 	}
 	inspectorFlags := []string{"tensor", "axes", "index", "colormap", "range", "bins", "reduce", "log", "plane", "dequant"}
+	if *view != headless.ViewGraph {
+		if f := given("direction", "constants", "select"); f != "" {
+			return c.usageError(stderr, "%s applies to --view graph", f)
+		}
+	}
 	switch *view {
-	case ui.ViewGraph:
+	case headless.ViewGraph:
 		if f := given(inspectorFlags...); f != "" {
 			return c.usageError(stderr, "%s does not apply to --view graph", f)
 		}
-	case ui.ViewHeatmap:
+	case headless.ViewHeatmap:
 		if f := given("bins", "log", "plane"); f != "" {
 			return c.usageError(stderr, "%s applies to --view histogram (or window)", f)
 		}
-	case ui.ViewHistogram:
+	case headless.ViewHistogram:
 		if f := given("colormap", "reduce"); f != "" {
 			return c.usageError(stderr, "%s applies to --view heatmap (or window)", f)
 		}
@@ -128,7 +147,12 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if err := refuseOverwrite(path, *out); err != nil {
 		return c.usageError(stderr, "%v", err)
 	}
-	opt := ui.RenderOptions{View: *view, Width: w, Height: h, Dark: *dark, Tensor: -1, Settings: settings}
+	if *selectNode != "" {
+		if err := graph.SelectNamed(doc, *selectNode); err != nil {
+			return fileError(stderr, path, err)
+		}
+	}
+	opt := headless.Options{View: *view, Width: w, Height: h, Dark: *dark, Tensor: -1, Settings: settings, Graph: &graph}
 	if sel.tensor != "" {
 		if opt.Tensor, err = tensorIndex(doc, sel.tensor); err != nil {
 			return fileError(stderr, path, err)
@@ -137,14 +161,14 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		if *dequant && e.Quant == nil {
 			return fileError(stderr, path, fmt.Errorf("tensor %q is not quantised (--dequant)", e.Name))
 		}
-	} else if *view == ui.ViewGraph && doc.Graph == nil {
+	} else if *view == headless.ViewGraph && doc.Graph == nil {
 		return fileError(stderr, path, fmt.Errorf("this %s has no graph to render", doc.FormatName))
-	} else if f := given(inspectorFlags...); *view == ui.ViewWindow && doc.Graph != nil && f != "" {
+	} else if f := given(inspectorFlags...); *view == headless.ViewWindow && doc.Graph != nil && f != "" {
 		return c.usageError(stderr, "%s sets the inspector, which a model's window shows only for a tensor named with --tensor", f)
 	}
 	intr := catchInterrupts()
 	defer intr.stop()
-	img, err := ui.Render(intr.ctx, doc, opt)
+	img, err := headless.Render(intr.ctx, doc, opt)
 	if err != nil {
 		if intr.caught() {
 			return intr.report(stderr, "render", *out)
@@ -204,6 +228,21 @@ func addSelectionFlags(c *command, tensorHelp string) *selection {
 	return s
 }
 
+// applyTo sets the plane of s: the axes and the held indices.
+func (sel *selection) applyTo(s *viewmodel.InspectorSettings) error {
+	if sel.axes != nil {
+		if err := s.SetAxes(sel.axes[0], sel.axes[1]); err != nil {
+			return fmt.Errorf("--axes: %v", err)
+		}
+	}
+	for a, i := range sel.index {
+		if err := s.SetIndex(a, i); err != nil {
+			return fmt.Errorf("--index: %v", err)
+		}
+	}
+	return nil
+}
+
 // tensorIndex finds a tensor by name.
 func tensorIndex(doc *formats.Document, name string) (int, error) {
 	for i, e := range doc.Tensors {
@@ -233,49 +272,22 @@ func parseSize(s string) (w, h int, err error) {
 	return w, h, nil
 }
 
-// colormapChoices are the names --colormap accepts: each map's first word.
-func colormapChoices() []string {
-	var out []string
-	for _, n := range viewmodel.ColormapNames() {
-		out = append(out, strings.Fields(n)[0])
-	}
-	return out
-}
-
-// resolveColormap accepts a colour map's full name, its first word, or
-// gray/grey for grayscale, in any case.
-func resolveColormap(name string) (string, error) {
-	key := strings.ToLower(strings.TrimSpace(name))
-	switch key {
-	case "gray", "grey", "greyscale":
-		key = "grayscale"
-	}
-	for _, n := range viewmodel.ColormapNames() {
-		if key == strings.ToLower(n) || key == strings.ToLower(strings.Fields(n)[0]) {
-			return n, nil
-		}
-	}
-	return "", fmt.Errorf("unknown colour map %q (choose %s)", name, strings.Join(colormapChoices(), ", "))
-}
-
-// parseRange reads auto, sym(metric) or LO,HI (finite, LO < HI).
-func parseRange(s string) (viewmodel.RangeMode, float64, float64, error) {
+// setRange reads auto, sym(metric) or LO,HI ("" for auto) and passes it to
+// set, a settings setter, which checks it.
+func setRange(s string, set func(mode viewmodel.RangeMode, lo, hi float64) error) error {
 	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "auto":
-		return viewmodel.RangeAuto, 0, 0, nil
+	case "", "auto":
+		return set(viewmodel.RangeAuto, 0, 0)
 	case "sym", "symmetric":
-		return viewmodel.RangeSymmetric, 0, 0, nil
+		return set(viewmodel.RangeSymmetric, 0, 0)
 	}
 	a, b, ok := strings.Cut(s, ",")
 	lo, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
 	hi, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
-	if !ok || err1 != nil || err2 != nil || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
-		return 0, 0, 0, fmt.Errorf("want auto, sym or LO,HI with two finite numbers, not %q", s)
+	if !ok || err1 != nil || err2 != nil {
+		return fmt.Errorf("want auto, sym or LO,HI with two numbers, not %q", s)
 	}
-	if !(lo < hi) {
-		return 0, 0, 0, fmt.Errorf("LO must be below HI (got %g, %g)", lo, hi)
-	}
-	return viewmodel.RangeManual, lo, hi, nil
+	return set(viewmodel.RangeManual, lo, hi)
 }
 
 func containsString(list []string, s string) bool { return indexOf(list, s) >= 0 }

@@ -6,14 +6,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"os/signal"
 
 	"tensorscope/formats"
 	"tensorscope/tensor"
+	"tensorscope/viewmodel"
 )
 
-func init() { commands["stats"] = runStats }
+func init() { register("stats", runStats) }
 
 // tensorStats is one tensor's line of `stats --json`. Min, max, mean and
 // std are over finite values and null when there are none; std is the
@@ -36,7 +35,8 @@ type tensorStats struct {
 
 // runStats implements `tensorscope stats [--json] FILE [TENSOR...]`:
 // statistics of the named tensors, or of every tensor with numeric data,
-// computed by the tensor core over the stored values. Ctrl+C stops it.
+// computed by the tensor core over the stored values. Ctrl+C (or SIGTERM)
+// stops it with status 130 (143) and prints nothing on stdout.
 func runStats(args []string, stdout, stderr io.Writer) int {
 	c := newCommand("stats", "tensorscope stats [--json] FILE [TENSOR...]")
 	asJSON := c.flags.Bool("json", false, "print a JSON array with one object per tensor")
@@ -57,11 +57,15 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fileError(stderr, path, err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	intr := catchInterrupts()
+	defer intr.stop()
 	out := make([]tensorStats, 0, len(entries))
 	for _, e := range entries {
-		st, err := statsOf(ctx, e)
+		st, err := statsOf(intr.ctx, e)
+		if intr.caught() {
+			fmt.Fprintf(stderr, "tensorscope stats: interrupted (%v)\n", intr.signal())
+			return intr.status()
+		}
 		if err != nil {
 			return fileError(stderr, path, err)
 		}
@@ -146,10 +150,10 @@ func writeStatsTable(w io.Writer, rows []tensorStats) {
 		if p == nil {
 			return "-"
 		}
-		return fmt.Sprintf("%.6g", *p)
+		return viewmodel.FormatFloat(*p, 6)
 	}
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", r.Name, r.DType, shapeText(r.Shape),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", r.Name, r.DType, viewmodel.FormatDims(r.Shape),
 			r.Count, r.NaN, r.PosInf, r.NegInf, r.Zeros, num(r.Min), num(r.Max), num(r.Mean), num(r.Std))
 	}
 	tw.Flush()

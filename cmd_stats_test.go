@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"tensorscope/formats/tsr"
 	"tensorscope/internal/samples"
@@ -124,5 +128,81 @@ func TestStatsSamples(t *testing.T) {
 	got := statsJSON(t, filepath.Join(dir, "tsr1_tech-renaissance_test_labels.tsr"))
 	if len(got) != 1 || got[0].Count != 10000 || got[0].Zeros != 980 || *got[0].Min != 0 || *got[0].Max != 9 {
 		t.Errorf("%+v", got)
+	}
+}
+
+// sparseTSR is a TSR v1 float32[rows, cols] whose data is a hole in the
+// file: large enough that its statistics take a while, without writing it.
+func sparseTSR(t *testing.T, rows, cols int) string {
+	t.Helper()
+	one, err := tensor.FromBytes(make([]byte, 4), tensor.Float32, []int{1, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := tsr.EncodeV1(&buf, one); err != nil {
+		t.Fatal(err)
+	}
+	h := buf.Bytes()[:buf.Len()-4]
+	le := binary.LittleEndian
+	le.PutUint32(h[32:], uint32(rows))
+	le.PutUint32(h[36:], uint32(cols))
+	le.PutUint64(h[40:], uint64(rows*cols))
+	path := filepath.Join(t.TempDir(), "sparse.tsr")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(h); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(int64(len(h)) + 4*int64(rows*cols)); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// Ctrl+C stops stats with status 130 (SIGTERM with 143), as --help says,
+// and nothing is printed on stdout.
+func TestStatsInterrupted(t *testing.T) {
+	if _, err := os.Stat("/proc/self/maps"); err != nil {
+		t.Skip("needs /proc to see when stats is at work")
+	}
+	in := sparseTSR(t, 16384, 16384) // 1 GiB of zeros
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "stats", in)
+			cmd.Env = append(os.Environ(), "TENSORSCOPE_RUN_MAIN=1")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Wait until the file is mapped, then a little more: stats
+			// catches signals right after selecting the tensors.
+			maps := fmt.Sprintf("/proc/%d/maps", cmd.Process.Pid)
+			deadline := time.Now().Add(time.Minute)
+			for b, _ := os.ReadFile(maps); !bytes.Contains(b, []byte(in)); b, _ = os.ReadFile(maps) {
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					cmd.Wait()
+					t.Fatalf("stats never mapped its input; stderr: %s", stderr.String())
+				}
+				time.Sleep(2 * time.Millisecond)
+			}
+			time.Sleep(100 * time.Millisecond)
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			err := cmd.Wait()
+			ee, ok := err.(*exec.ExitError)
+			if !ok {
+				t.Fatalf("stats finished before the signal (%v): make the input larger", err)
+			}
+			if want := 128 + int(sig); ee.ExitCode() != want || !strings.Contains(stderr.String(), "interrupted") || stdout.Len() != 0 {
+				t.Errorf("after %v: exit %d, stdout %q, stderr %q; want exit %d", sig, ee.ExitCode(), stdout.String(), stderr.String(), want)
+			}
+		})
 	}
 }

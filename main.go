@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+	"unicode/utf8"
 
 	"tensorscope/assets"
-	_ "tensorscope/internal/earlyenv" // must initialise before Fyne and sqweek/dialog; see its comment
+	"tensorscope/internal/earlyenv" // must initialise before Fyne and sqweek/dialog; see its comment
 	"tensorscope/internal/instance"
 	"tensorscope/tensor"
 	"tensorscope/ui"
+	"tensorscope/viewmodel"
 )
 
 // Version is the release version; FyneApp.toml carries the same number.
@@ -21,7 +24,7 @@ const Version = "0.1.0"
 // AppID is the application id used for preferences and desktop integration.
 const AppID = "io.github.tensorscope"
 
-const usage = `Tensorscope — a viewer for tensor and model files.
+const usageTemplate = `Tensorscope — a viewer for tensor and model files.
 
 Usage:
   tensorscope [FILE...]                      open the viewer, one tab per file
@@ -33,14 +36,40 @@ Usage:
                                              write a tensor (a .csv holds one plane)
   tensorscope export FILE --view graph --out OUT.svg|.png
                                              write the model's graph
+  tensorscope diff [--json] [--rtol R] [--atol A] [--map OLD=NEW ...] A B
+                                             compare the tensors (and graphs) of two files;
+                                             exit 0 same, 1 different, 2 trouble
   tensorscope --help | --version
 
-Formats are chosen by content, not by file name: TSR (v1, TSR3, TSR4),
-Tengine tmfile, TenniS .tsm and SeetaFace6 .csta, DataCode .nn.
+Formats are chosen by content, not by file name: {formats}.
 Exit status: 0 success, 1 the file could not be read (or the output
 written), 2 bad usage, 130/143 interrupted by SIGINT/SIGTERM.
 "tensorscope COMMAND --help" lists the options of a command.
 `
+
+// usage is the --help text, naming the registered formats.
+func usage() string {
+	return strings.Replace(usageTemplate, "{formats}", wrap(strings.Join(viewmodel.SupportedFormatNames(), ", "), 72, len("Formats are chosen by content, not by file name: ")), 1)
+}
+
+// wrap breaks text into lines of at most width characters, the first line
+// already holding used of them.
+func wrap(text string, width, used int) string {
+	var b strings.Builder
+	for i, word := range strings.Fields(text) {
+		n := utf8.RuneCountInString(word)
+		if i > 0 && used+1+n > width {
+			b.WriteByte('\n')
+			used = 0
+		} else if i > 0 {
+			b.WriteByte(' ')
+			used++
+		}
+		b.WriteString(word)
+		used += n
+	}
+	return b.String()
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -49,11 +78,11 @@ func main() {
 // run dispatches the command line and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
-		switch args[0] {
-		case "-h", "-help", "--help", "help":
-			fmt.Fprint(stdout, usage)
+		switch {
+		case earlyenv.Contains(earlyenv.HelpArgs, args[0]):
+			fmt.Fprint(stdout, usage())
 			return 0
-		case "-version", "--version", "version":
+		case earlyenv.Contains(earlyenv.VersionArgs, args[0]):
 			fmt.Fprintf(stdout, "tensorscope %s\n", Version)
 			return 0
 		}
@@ -71,7 +100,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return code
 		}
 		if len(args[0]) > 1 && args[0][0] == '-' {
-			fmt.Fprintf(stderr, "tensorscope: unknown flag %s\n\n%s", args[0], usage)
+			fmt.Fprintf(stderr, "tensorscope: unknown flag %s\n\n%s", args[0], usage())
 			return 2
 		}
 	}
@@ -99,5 +128,18 @@ func runGUI(paths []string, stderr io.Writer) int {
 	return 0
 }
 
-// commands are the headless subcommands; they never touch the display.
-var commands = map[string]func(args []string, stdout, stderr io.Writer) int{}
+// commandFunc runs a headless subcommand and returns its exit status.
+type commandFunc func(args []string, stdout, stderr io.Writer) int
+
+// commands are the headless subcommands' implementations, by name.
+var commands = map[string]commandFunc{}
+
+// register adds a headless subcommand. Its name must be listed in
+// internal/earlyenv.Subcommands, the one list of them, which hides the
+// display from the subcommands before any package could open it.
+func register(name string, run commandFunc) {
+	if !earlyenv.Contains(earlyenv.Subcommands, name) {
+		panic("tensorscope: subcommand " + name + " is not listed in internal/earlyenv.Subcommands")
+	}
+	commands[name] = run
+}

@@ -6,6 +6,9 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"tensorscope/internal/earlyenv"
+	"tensorscope/viewmodel"
 )
 
 // TestMain lets tests run the real command line in a child process
@@ -89,5 +92,39 @@ func TestVersionMatchesFyneAppToml(t *testing.T) {
 	}
 	if !strings.Contains(string(b), `ID = "`+AppID+`"`) {
 		t.Errorf("FyneApp.toml does not carry app id %s", AppID)
+	}
+}
+
+// internal/earlyenv.Subcommands is the one list of headless subcommands:
+// every registered subcommand is on it (or earlyenv would leave the display
+// to it) and every name on it runs something.
+func TestSubcommandsListedOnce(t *testing.T) {
+	for name := range commands {
+		if !earlyenv.Contains(earlyenv.Subcommands, name) {
+			t.Errorf("subcommand %q is registered but not listed in earlyenv.Subcommands", name)
+		}
+	}
+	for _, name := range earlyenv.Subcommands {
+		if commands[name] == nil {
+			t.Errorf("earlyenv lists subcommand %q, which nothing registers", name)
+		}
+		if !strings.Contains(usage(), "tensorscope "+name+" ") {
+			t.Errorf("the usage text does not mention %q", name)
+		}
+	}
+}
+
+// The usage text names every registered format, in lines that fit.
+func TestUsageNamesFormats(t *testing.T) {
+	text := usage()
+	for _, name := range viewmodel.SupportedFormatNames() {
+		if !strings.Contains(strings.Join(strings.Fields(text), " "), name) {
+			t.Errorf("usage lacks format %q", name)
+		}
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if n := len([]rune(line)); n > 100 {
+			t.Errorf("usage line of %d characters: %q", n, line)
+		}
 	}
 }

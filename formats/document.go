@@ -34,6 +34,8 @@ type Document struct {
 
 	shardMu sync.Mutex
 	shards  []*Shard // further files, mapped on first use
+
+	life lifetime // users of the mapped bytes; see Acquire and Close
 }
 
 // Bytes returns the whole file's bytes (read-only; usually a mapping).
@@ -41,19 +43,6 @@ func (d *Document) Bytes() []byte { return d.data }
 
 // Storage returns the storage the document's tensors view.
 func (d *Document) Storage() *tensor.Storage { return d.storage }
-
-// Close releases the file mapping. Tensors loaded from the document must not
-// be used afterwards.
-func (d *Document) Close() error {
-	err := d.closeShards()
-	if d.storage == nil {
-		return err
-	}
-	if e := d.storage.Close(); e != nil {
-		return e
-	}
-	return err
-}
 
 // Tensor returns the entry named name, or nil. Names are compared exactly;
 // when names repeat the first wins.
@@ -111,6 +100,7 @@ const (
 	RoleActivation Role = "activation" // computed at run time; no data in the file
 	RoleVariable   Role = "variable"
 	RoleUnknown    Role = "unknown"
+	RoleDerived    Role = "derived" // computed from another tensor of the file (a quantised tensor's scales)
 )
 
 // Quant holds quantisation parameters: real = scale·(q − zero point), per
@@ -152,7 +142,8 @@ func (e *TensorEntry) SetLoader(load func(ctx context.Context) (*tensor.Tensor, 
 func (e *TensorEntry) HasData() bool { return e.load != nil }
 
 // Load returns the tensor's values, decoding (and for compressed files
-// decompressing) on first use. Successful results are cached.
+// decompressing, checking CRCs) on first use, with memory faults turned
+// into tensor.ErrFault. Successful results are cached.
 func (e *TensorEntry) Load(ctx context.Context) (*tensor.Tensor, error) {
 	if e.load == nil {
 		msg := "the file holds no data for this tensor"
@@ -166,7 +157,11 @@ func (e *TensorEntry) Load(ctx context.Context) (*tensor.Tensor, error) {
 	if e.cached != nil {
 		return e.cached, nil
 	}
-	t, err := e.load(ctx)
+	var t *tensor.Tensor
+	err := tensor.CatchFault(func() (err error) {
+		t, err = e.load(ctx)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("tensor %q: %w", e.Name, err)
 	}

@@ -40,6 +40,10 @@ func Errorf(offset int64, format string, args ...any) *Error {
 // ErrUnknownFormat is wrapped by Open's error when no codec recognises a file.
 var ErrUnknownFormat = errors.New("unknown format")
 
+// ErrEmpty is wrapped by Open's error when the file has no bytes at all,
+// which no format allows; saying so beats "unknown format".
+var ErrEmpty = errors.New("the file is empty")
+
 // ErrTruncated is wrapped by errors about reads past the end of the file.
 var ErrTruncated = errors.New("file is truncated")
 

@@ -44,11 +44,15 @@ type Node struct {
 // Value is an edge of the graph: a tensor produced by one node (or none) and
 // consumed by others.
 type Value struct {
-	Name     string
-	DType    tensor.DType // Invalid when unknown
-	Shape    []int        // nil when unknown
-	Producer int          // node id, -1 when none
-	Tensor   int          // index into Document.Tensors, -1 when none
+	Name  string
+	DType tensor.DType // Invalid when unknown
+	Shape []int        // nil when unknown; -1 for a dim of unknown size
+	// DimNames holds, per dim, the symbolic name of a dim whose size is
+	// not fixed ("batch"; ONNX dim_param), "" for the others; nil when no
+	// dim is named.
+	DimNames []string
+	Producer int // node id, -1 when none
+	Tensor   int // index into Document.Tensors, -1 when none
 }
 
 // Consumers returns, for each value, the ids of the nodes that read it,

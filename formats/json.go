@@ -1,11 +1,11 @@
 package formats
 
 import (
-	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"math"
 	"strconv"
+	"unicode/utf8"
 )
 
 // MarshalJSON writes the document in the shape `tensorscope info --json`
@@ -76,9 +76,9 @@ func (d *Document) MarshalJSON() ([]byte, error) {
 // "quant", "attrs" and "note" when present}.
 func appendTensorJSON(b []byte, t *TensorEntry) ([]byte, error) {
 	b = append(b, `{"name":`...)
-	b = appendJSONString(b, t.Name)
+	b = appendMarshalledString(b, t.Name)
 	b = append(b, `,"dtype":`...)
-	b = appendJSONString(b, t.TypeString())
+	b = appendMarshalledString(b, t.TypeString())
 	b = append(b, `,"shape":[`...)
 	for i, d := range t.Shape {
 		if i > 0 {
@@ -95,7 +95,7 @@ func appendTensorJSON(b []byte, t *TensorEntry) ([]byte, error) {
 	b = append(b, `,"nbytes":`...)
 	b = strconv.AppendInt(b, t.NBytes, 10)
 	b = append(b, `,"role":`...)
-	b = appendJSONString(b, string(t.Role))
+	b = appendMarshalledString(b, string(t.Role))
 	b = append(b, `,"has_data":`...)
 	b = strconv.AppendBool(b, t.HasData())
 	if q := t.Quant; q != nil {
@@ -121,47 +121,51 @@ func appendTensorJSON(b []byte, t *TensorEntry) ([]byte, error) {
 		}
 	}
 	if t.Note != "" {
-		b = appendJSONString(append(b, `,"note":`...), t.Note)
+		b = appendMarshalledString(append(b, `,"note":`...), t.Note)
 	}
 	return append(b, '}'), nil
 }
 
 // MarshalJSON writes an object, a list, or a leaf value.
 func (m *Meta) MarshalJSON() ([]byte, error) {
+	if m.Lazy != nil {
+		return marshalLazyList(m.Lazy)
+	}
 	if m.IsLeaf() {
 		return json.Marshal(jsonValue(m.Value))
 	}
-	var b bytes.Buffer
-	if m.List {
-		b.WriteByte('[')
-		for i, c := range m.Children {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			cj, err := c.MarshalJSON()
-			if err != nil {
-				return nil, err
-			}
-			b.Write(cj)
-		}
-		b.WriteByte(']')
-		return b.Bytes(), nil
-	}
-	b.WriteByte('{')
+	// Children first, then one allocation of the right size: a tokenizer's
+	// arrays make megabytes that a growing buffer would copy repeatedly.
+	parts := make([][]byte, len(m.Children))
+	size := 2
 	for i, c := range m.Children {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(jsonKey(c.Name))
-		b.WriteByte(':')
 		cj, err := c.MarshalJSON()
 		if err != nil {
 			return nil, err
 		}
-		b.Write(cj)
+		parts[i] = cj
+		size += len(cj) + 1
+		if !m.List {
+			size += len(c.Name) + 8
+		}
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	b := make([]byte, 0, size)
+	open, close := byte('{'), byte('}')
+	if m.List {
+		open, close = '[', ']'
+	}
+	b = append(b, open)
+	for i, cj := range parts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if !m.List {
+			b = append(b, jsonKey(m.Children[i].Name)...)
+			b = append(b, ':')
+		}
+		b = append(b, cj...)
+	}
+	return append(b, close), nil
 }
 
 // MarshalJSON writes {"nodes","values","inputs","outputs"}; node inputs and
@@ -234,11 +238,11 @@ func (l attrList) appendJSON(b []byte) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, a.Name)
+		b = appendMarshalledString(b, a.Name)
 		b = append(b, ':')
 		switch v := a.Value.(type) {
 		case string: // the common cases, without reflection
-			b = appendJSONString(b, v)
+			b = appendMarshalledString(b, v)
 		case int64:
 			b = strconv.AppendInt(b, v, 10)
 		default:
@@ -304,11 +308,144 @@ func nonNilInts(s []int) []int {
 // jsonKey quotes an object key as JSON. strconv.Quote is not JSON: it
 // writes \x.. for invalid UTF-8 and \a, \v, \U........ escapes, which
 // real files' parameter names can trigger. json.Marshal of a string cannot fail.
-func jsonKey(s string) []byte { return appendJSONString(nil, s) }
+func jsonKey(s string) []byte { return appendMarshalledString(nil, s) }
 
-// appendJSONString appends s quoted as json.Marshal quotes it (HTML
-// characters escaped too); plain ASCII, the usual case, without calling it.
+// marshalLazyList writes every entry of a lazy list as a JSON array. It
+// appends the entries itself: a vocabulary of 150,000 tokens goes through
+// here, and encoding/json's reflection per entry costs more than the rest
+// of `info --json` together.
+func marshalLazyList(l *LazyList) ([]byte, error) {
+	b := make([]byte, 0, 16*l.Len+2)
+	b = append(b, '[')
+	for i := 0; i < l.Len; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = appendJSONValue(b, l.At(i)); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// appendJSONValue appends v as JSON: the scalar kinds of metadata values
+// directly, nested arrays ([]any) recursively, anything else through
+// jsonValue and encoding/json.
+func appendJSONValue(b []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case string:
+		return appendJSONString(b, x), nil
+	case bool:
+		return strconv.AppendBool(b, x), nil
+	case int8:
+		return strconv.AppendInt(b, int64(x), 10), nil
+	case int16:
+		return strconv.AppendInt(b, int64(x), 10), nil
+	case int32:
+		return strconv.AppendInt(b, int64(x), 10), nil
+	case int64:
+		return strconv.AppendInt(b, x, 10), nil
+	case uint8:
+		return strconv.AppendUint(b, uint64(x), 10), nil
+	case uint16:
+		return strconv.AppendUint(b, uint64(x), 10), nil
+	case uint32:
+		return strconv.AppendUint(b, uint64(x), 10), nil
+	case uint64:
+		return strconv.AppendUint(b, x, 10), nil
+	case float32:
+		return appendJSONFloat(b, float64(x)), nil
+	case float64:
+		return appendJSONFloat(b, x), nil
+	case []any:
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = appendJSONValue(b, e); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	}
+	j, err := json.Marshal(jsonValue(v))
+	return append(b, j...), err
+}
+
+// appendJSONFloat writes f as encoding/json does (non-finite values as the
+// strings jsonFloat gives them).
+func appendJSONFloat(b []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		j, _ := json.Marshal(jsonFloat(f))
+		return append(b, j...)
+	}
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// clean up e-09 to e-9, as encoding/json does
+		n := len(b)
+		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+// appendJSONString quotes s for JSON: quotes, backslashes and control
+// characters escaped, invalid UTF-8 replaced by U+FFFD as encoding/json does.
 func appendJSONString(b []byte, s string) []byte {
+	const hexDigits = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// appendMarshalledString appends s quoted as json.Marshal quotes it (HTML
+// characters escaped too); plain ASCII, the usual case, without calling it.
+func appendMarshalledString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
 			q, _ := json.Marshal(s)

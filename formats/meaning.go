@@ -49,6 +49,10 @@ type Meaning struct {
 	// FusedActivation names an activation folded into the node ("relu",
 	// "relu6"); "" when there is none.
 	FusedActivation string
+	// Variant names the flavour of an operator that covers several, as the
+	// format spells it (a pooling's "MAX" or "AVG"); "" when the operator
+	// name says it all.
+	Variant string
 }
 
 // Subgraph is a graph nested in a node (the branches of If, the body of

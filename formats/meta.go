@@ -7,6 +7,9 @@ type Meta struct {
 	Value    any // leaf value (same kinds as Attr.Value); ignored when Children is non-nil
 	Children []*Meta
 	List     bool // children are a list (their names are indices)
+	// Lazy, when set, is a long array kept in the file and read on demand
+	// (see LazyList); the node has neither Value nor Children.
+	Lazy *LazyList
 }
 
 // NewObject returns an interior node whose children are named.
@@ -34,7 +37,7 @@ func (m *Meta) Add(children ...*Meta) *Meta {
 	return m
 }
 
-// IsLeaf reports whether m holds a value rather than children.
+// IsLeaf reports whether m holds a value (or a lazy list) rather than children.
 func (m *Meta) IsLeaf() bool { return m.Children == nil }
 
 // Child returns the first child named name, or nil.

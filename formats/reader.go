@@ -114,9 +114,6 @@ func (r *Reader) I64(what string) int64 { return int64(r.U64(what)) }
 func (r *Reader) F32(what string) float32 {
 	return math.Float32frombits(r.U32(what))
 }
-func (r *Reader) F64(what string) float64 {
-	return math.Float64frombits(r.U64(what))
-}
 
 // Count reads a u32 element count and checks that count elements of at
 // least minSize bytes each could fit in the rest of the file, so that a

@@ -84,6 +84,9 @@ func Lookup(id string) *Format {
 
 // Detect returns the first codec whose sniffing rule accepts data.
 func Detect(data []byte) (*Format, error) {
+	if len(data) == 0 {
+		return nil, ErrEmpty
+	}
 	fs := Formats()
 	for _, f := range fs {
 		if f.Sniff(data) {
@@ -135,7 +138,12 @@ func decode(src *Source) (*Document, error) {
 }
 
 func runDecode(f *Format, src *Source) (*Document, error) {
-	doc, err := f.Decode(src)
+	// Codecs that check CRCs read the mapped payload while decoding.
+	var doc *Document
+	err := tensor.CatchFault(func() (err error) {
+		doc, err = f.Decode(src)
+		return err
+	})
 	if err != nil {
 		var fe *Error
 		if errors.As(err, &fe) {

@@ -1,7 +1,9 @@
 package formats
 
 import (
+	"errors"
 	"fmt"
+	"syscall"
 
 	"tensorscope/tensor"
 )
@@ -15,8 +17,19 @@ const gatherSize = 64 << 10
 // Contiguous runs of the storage are passed without copying; short runs of a
 // strided view are gathered into a reused buffer. fn must neither modify nor
 // keep the chunk. Writers use it so that any view, contiguous or not, can be
-// written without materialising a copy of the whole tensor.
+// written without materialising a copy of the whole tensor. A memory fault
+// while reading a mapped file (truncated on disk) returns tensor.ErrFault.
 func TensorChunks(t *tensor.Tensor, fn func(chunk []byte) error) error {
+	err := tensor.CatchFault(func() error { return tensorChunks(t, fn) })
+	// Chunks go to write(2) straight from the mapping; the kernel reports
+	// a fault there as EFAULT instead of raising SIGBUS.
+	if errors.Is(err, syscall.EFAULT) {
+		return tensor.ErrFault
+	}
+	return err
+}
+
+func tensorChunks(t *tensor.Tensor, fn func(chunk []byte) error) error {
 	es := int64(t.DType().Size())
 	if es == 0 || t.IsMagnitude() {
 		return fmt.Errorf("tensor %s has no bytes of its own to write (convert it with ToFloat32)", t)

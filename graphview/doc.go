@@ -3,9 +3,9 @@
 // edges) lives in the Fyne-free sub-package layout so it can be tested and
 // benchmarked alone; this package adds what drawing needs:
 //
-//   - the input model (Graph, Node, Edge) with an operator Category per node
-//     and CategoryOf, which knows the operator names of Tengine tmfile,
-//     TenniS and DataCode;
+//   - the input model (Graph, Node, Edge) with a colour Category per node;
+//     it knows no format's operator names (the viewmodel maps each node's
+//     normalised meaning onto a Category);
 //   - Scene, a laid-out graph with text measured, truncated and indexed for
 //     fast viewport queries; it is immutable and may be built off the UI
 //     goroutine;

@@ -1,6 +1,7 @@
 package graphview
 
 import (
+	"context"
 	"fmt"
 	"image"
 	"image/color"
@@ -61,6 +62,12 @@ func PNGScale(s *Scene, opt ExportOptions, maxPixels int) (scale float64, width,
 // canvas height, so one tall canvas would make a long chain quadratic.
 // Both cores draw tiles.
 func ExportPNG(w io.Writer, s *Scene, opt ExportOptions, maxPixels int) (float64, error) {
+	return ExportPNGContext(context.Background(), w, s, opt, maxPixels)
+}
+
+// ExportPNGContext is ExportPNG that stops drawing tiles when ctx is
+// cancelled and returns its error (a large graph takes seconds to draw).
+func ExportPNGContext(ctx context.Context, w io.Writer, s *Scene, opt ExportOptions, maxPixels int) (float64, error) {
 	scale, pw, ph := PNGScale(s, opt, maxPixels)
 	pal := opt.palette()
 	img := image.NewRGBA(image.Rect(0, 0, pw, ph))
@@ -84,10 +91,16 @@ func ExportPNG(w io.Writer, s *Scene, opt ExportOptions, maxPixels int) (float64
 		}()
 	}
 	for _, r := range tiles {
+		if ctx.Err() != nil {
+			break
+		}
 		next <- r
 	}
 	close(next)
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return scale, err
+	}
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	if err := enc.Encode(w, img); err != nil {
 		return scale, fmt.Errorf("graphview: writing PNG: %w", err)

@@ -7,15 +7,33 @@ import (
 	"tensorscope/graphview/layout"
 )
 
+// generatedOps spells the generated roles as Tengine tmfile does and
+// colours them.
+var generatedOps = [layout.NumRoles]struct {
+	title    string
+	category Category
+}{
+	layout.RoleInput:      {"InputOp", CategoryInput},
+	layout.RoleConv:       {"Convolution", CategoryConvolution},
+	layout.RoleNorm:       {"BatchNormalization", CategoryNormalization},
+	layout.RoleActivation: {"ReLu", CategoryActivation},
+	layout.RolePool:       {"Pooling", CategoryPooling},
+	layout.RoleAdd:        {"Eltwise", CategoryTensor},
+	layout.RoleConcat:     {"Concat", CategoryTensor},
+	layout.RoleDense:      {"FullyConnected", CategoryConvolution},
+	layout.RoleSoftmax:    {"Softmax", CategoryActivation},
+}
+
 // generated turns layout.GenerateCNN's network into a drawable graph with
 // the details and tensor shapes a real model would show.
 func generated(n int) *Graph {
 	gen := layout.GenerateCNN(n)
-	g := &Graph{Nodes: make([]Node, len(gen.Ops))}
-	channels := make([]int, len(gen.Ops))
-	size := make([]int, len(gen.Ops))
-	for i, op := range gen.Ops {
-		nd := Node{Title: op, Subtitle: gen.Names[i], Category: CategoryOf(op)}
+	g := &Graph{Nodes: make([]Node, len(gen.Roles))}
+	channels := make([]int, len(gen.Roles))
+	size := make([]int, len(gen.Roles))
+	for i, role := range gen.Roles {
+		op := generatedOps[role].title
+		nd := Node{Title: op, Subtitle: gen.Names[i], Category: generatedOps[role].category}
 		c, s := 64, 56
 		for _, e := range gen.Edges {
 			if e.To == i {
@@ -69,11 +87,11 @@ func generated(n int) *Graph {
 // the next chain's next node, so layers are cols wide and full of edges.
 func mesh(cols, rows int) *Graph {
 	g := &Graph{}
-	ops := []string{"Convolution", "ReLu", "BatchNormalization", "Eltwise", "Concat", "Pooling"}
+	ops := []layout.Role{layout.RoleConv, layout.RoleActivation, layout.RoleNorm, layout.RoleAdd, layout.RoleConcat, layout.RolePool}
 	for r := 0; r < rows; r++ {
 		for c := 0; c < cols; c++ {
-			op := ops[(r+c)%len(ops)]
-			g.Nodes = append(g.Nodes, Node{Title: op, Subtitle: fmt.Sprintf("n%d_%d", r, c), Category: CategoryOf(op)})
+			op := generatedOps[ops[(r+c)%len(ops)]]
+			g.Nodes = append(g.Nodes, Node{Title: op.title, Subtitle: fmt.Sprintf("n%d_%d", r, c), Category: op.category})
 			if r > 0 {
 				v := r*cols + c
 				g.Edges = append(g.Edges, Edge{From: v - cols, To: v, Label: "1×8×8"})

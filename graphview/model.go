@@ -11,10 +11,10 @@ type Graph struct {
 
 // Node is a box. Its size follows from its text.
 type Node struct {
-	Title    string   // operator type, shown in the coloured header ("Convolution")
+	Title    string   // operator type, shown in the coloured header
 	Subtitle string   // node name ("conv1"); may be empty
 	Details  []string // a few key attributes and folded weights ("3×3 /2", "W 8×1×3×3")
-	Category Category // colour; CategoryOf(Title) is the usual choice
+	Category Category // header colour
 }
 
 // Edge is an arrow From one node To another (indices into Graph.Nodes).

@@ -34,6 +34,8 @@ var categoryColours = [numCategories]color.NRGBA{
 	CategoryInput:         {0x3d, 0x5a, 0x78, 0xff},
 	CategoryOutput:        {0x7d, 0x45, 0x66, 0xff},
 	CategoryConstant:      {0x74, 0x74, 0x78, 0xff},
+	CategoryControlFlow:   {0x7a, 0x6a, 0x10, 0xff},
+	CategoryQuantization:  {0xa3, 0x32, 0x6e, 0xff},
 }
 
 // LightPalette is for light backgrounds (and the default for exports).

@@ -1,6 +1,7 @@
 package graphview
 
 import (
+	"context"
 	"fmt"
 
 	"tensorscope/graphview/layout"
@@ -45,6 +46,12 @@ type SceneOptions struct {
 // NewScene measures, lays out and indexes g. g must not change afterwards.
 // It fails only when an edge names a node that does not exist.
 func NewScene(g *Graph, opt SceneOptions) (*Scene, error) {
+	return NewSceneContext(context.Background(), g, opt)
+}
+
+// NewSceneContext is NewScene that stops when ctx is cancelled and returns
+// its error: laying out a graph of tens of thousands of nodes takes a while.
+func NewSceneContext(ctx context.Context, g *Graph, opt SceneOptions) (*Scene, error) {
 	if g == nil {
 		g = &Graph{}
 	}
@@ -74,7 +81,7 @@ func NewScene(g *Graph, opt SceneOptions) (*Scene, error) {
 			in.Edges[i].LabelHeight = labelSize*lineHeight + 2*labelPadY
 		}
 	}
-	res, err := layout.Layout(in, layout.Options{Direction: opt.Direction})
+	res, err := layout.LayoutContext(ctx, in, layout.Options{Direction: opt.Direction})
 	if err != nil {
 		return nil, err
 	}

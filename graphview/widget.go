@@ -1,6 +1,8 @@
 package graphview
 
 import (
+	"context"
+	"errors"
 	"sync/atomic"
 
 	"fyne.io/fyne/v2"
@@ -75,30 +77,47 @@ func (g *GraphView) SetScene(s *Scene) {
 
 // Load builds a scene for graph and shows it: text is measured here, on
 // the UI goroutine (Fyne's metrics are not safe elsewhere; it takes a few
-// milliseconds), and the layout is done on a new goroutine (tens of
-// milliseconds for a large graph). The scene is then shown on the UI
+// milliseconds), and the layout is done in the background by start (tens of
+// milliseconds for a large graph, seconds for a huge one). start runs the
+// layout function it is given on a goroutine of the caller's choosing, with
+// a context that the caller cancels when the graph's tab goes away; the
+// viewmodel's document tasks do this. The scene is then shown on the UI
 // goroutine and done, if not nil, is called there with the scene or the
 // error. A Load overtaken by a later one is dropped: its scene is not
-// shown and its done is not called.
-func (g *GraphView) Load(graph *Graph, opt SceneOptions, done func(*Scene, error)) {
+// shown and its done is not called; so is a cancelled one.
+func (g *GraphView) Load(graph *Graph, opt SceneOptions, start LayoutStarter, done func(*Scene, error)) {
 	id := g.loads.Add(1)
 	if opt.Measure == nil {
 		opt.Measure = FyneMeasure(graph)
 	}
-	go func() {
-		s, err := NewScene(graph, opt)
-		fyne.Do(func() {
-			if id != g.loads.Load() {
-				return
-			}
-			if err == nil {
-				g.SetScene(s)
-			}
-			if done != nil {
-				done(s, err)
-			}
-		})
-	}()
+	start(func(ctx context.Context) (*Scene, error) {
+		return NewSceneContext(ctx, graph, opt)
+	}, func(s *Scene, err error) {
+		if id != g.loads.Load() || errors.Is(err, context.Canceled) {
+			return
+		}
+		if err == nil {
+			g.SetScene(s)
+		}
+		if done != nil {
+			done(s, err)
+		}
+	})
+}
+
+// LayoutStarter runs layout in the background and then calls done with its
+// result on the UI goroutine (not at all when it was cancelled).
+type LayoutStarter func(layout func(ctx context.Context) (*Scene, error), done func(*Scene, error))
+
+// GoLayout is a LayoutStarter for views that belong to no document: a new
+// goroutine, results through fyne.Do, stopped when ctx is cancelled.
+func GoLayout(ctx context.Context) LayoutStarter {
+	return func(layout func(ctx context.Context) (*Scene, error), done func(*Scene, error)) {
+		go func() {
+			s, err := layout(ctx)
+			fyne.Do(func() { done(s, err) })
+		}()
+	}
 }
 
 // Selected is the selected node, or -1.

@@ -1,6 +1,7 @@
 package graphview
 
 import (
+	"context"
 	"errors"
 	"math"
 	"testing"
@@ -247,7 +248,7 @@ func TestLoadAsync(t *testing.T) {
 	v := NewGraphView(nil)
 	test.NewTempWindow(t, v).Resize(fyne.NewSize(300, 300))
 	done := make(chan error, 1)
-	v.Load(generated(50), SceneOptions{}, func(s *Scene, err error) { done <- err })
+	v.Load(generated(50), SceneOptions{}, GoLayout(context.Background()), func(s *Scene, err error) { done <- err })
 	select {
 	case err := <-done:
 		if err != nil || v.Scene() == nil || len(v.Scene().Graph().Nodes) != 50 {
@@ -256,7 +257,7 @@ func TestLoadAsync(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Load never finished")
 	}
-	v.Load(&Graph{Edges: []Edge{{From: 0, To: 1}}}, SceneOptions{}, func(s *Scene, err error) { done <- err })
+	v.Load(&Graph{Edges: []Edge{{From: 0, To: 1}}}, SceneOptions{}, GoLayout(context.Background()), func(s *Scene, err error) { done <- err })
 	if err := <-done; err == nil {
 		t.Fatal("Load of a bad graph: no error")
 	}
@@ -264,8 +265,8 @@ func TestLoadAsync(t *testing.T) {
 		t.Fatal("a failed Load replaced the scene")
 	}
 	// A slow load overtaken by a quick one never shows.
-	v.Load(generated(3000), SceneOptions{}, func(s *Scene, err error) { done <- errors.New("overtaken load finished") })
-	v.Load(generated(5), SceneOptions{}, func(s *Scene, err error) { done <- err })
+	v.Load(generated(3000), SceneOptions{}, GoLayout(context.Background()), func(s *Scene, err error) { done <- errors.New("overtaken load finished") })
+	v.Load(generated(5), SceneOptions{}, GoLayout(context.Background()), func(s *Scene, err error) { done <- err })
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}

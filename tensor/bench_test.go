@@ -162,12 +162,22 @@ func BenchmarkStatsDType(b *testing.B) {
 }
 
 // BenchmarkStatsMappedFile is what `tensorscope stats` does: map a 256 MiB
-// file (in the page cache) afresh and compute statistics once.
+// file (in the page cache) afresh and compute statistics once; "faulting"
+// without the workers' MADV_POPULATE_READ, to compare.
 func BenchmarkStatsMappedFile(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "f32.bin")
 	if err := os.WriteFile(path, benchData(), 0o600); err != nil {
 		b.Fatal(err)
 	}
+	b.Run("populate", func(b *testing.B) { benchStatsMapped(b, path) })
+	b.Run("faulting", func(b *testing.B) {
+		prefaultOn = false
+		defer func() { prefaultOn = true }()
+		benchStatsMapped(b, path)
+	})
+}
+
+func benchStatsMapped(b *testing.B, path string) {
 	b.SetBytes(4 * benchElems)
 	reportCPU(b, func() {
 		s, err := MapFile(path)
@@ -183,4 +193,36 @@ func BenchmarkStatsMappedFile(b *testing.B) {
 		}
 		s.Close()
 	})
+}
+
+// BenchmarkStatsLayouts: the 256 MiB float32 tensor as an 8192×8192
+// matrix in C order, in Fortran order (transposed strides over the same
+// bytes, as a Fortran-order .npy maps) and stored big-endian.
+func BenchmarkStatsLayouts(b *testing.B) {
+	s := NewStorage(benchData())
+	c, err := New(s, 0, Float32, []int{8192, 8192})
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := NewStrided(s, 0, Float32, []int{8192, 8192}, []int{1, 8192})
+	if err != nil {
+		b.Fatal(err)
+	}
+	be, err := c.BigEndian()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, l := range []struct {
+		name string
+		x    *Tensor
+	}{{"C-order", c}, {"Fortran-order", f}, {"big-endian", be}} {
+		b.Run(l.name, func(b *testing.B) {
+			b.SetBytes(4 * benchElems)
+			reportCPU(b, func() {
+				if _, err := ComputeStats(context.Background(), l.x, nil); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	}
 }

@@ -3,6 +3,8 @@ package tensor
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
+	"math"
 )
 
 // ContiguousBytes returns the elements of t in row-major order as
@@ -33,6 +35,7 @@ func (t *Tensor) ContiguousBytes(ctx context.Context) ([]byte, error) {
 	err := parallel(ctx, plan.count, func() func(int) error {
 		return func(c int) error {
 			lo, hi := plan.bounds(c)
+			t.prefault(&l, lo, hi)
 			return steps(ctx, lo, hi, nil, func(lo, hi int64) {
 				dst := out[lo*size : hi*size]
 				l.runs(lo, hi, func(off, n int) {
@@ -58,8 +61,15 @@ func (t *Tensor) ContiguousBytes(ctx context.Context) ([]byte, error) {
 
 // Contiguous returns a row-major copy of t in a fresh heap Storage. It
 // always copies, so the result stays valid after t's storage (a mapped
-// file, say) is closed.
+// file, say) is closed. Packed views are copied packed: sub-byte elements
+// repacked from their values (exact), block-quantised ones as their units,
+// which needs the view to be whole blocks in order (a view from inside a
+// block fails with ErrNoBytes: use ToFloat32). A complex magnitude fails
+// with ErrNoBytes.
 func (t *Tensor) Contiguous(ctx context.Context) (*Tensor, error) {
+	if t.dtype.Packed() {
+		return t.contiguousPacked(ctx)
+	}
 	b, err := t.ContiguousBytes(ctx)
 	if err != nil {
 		return nil, err
@@ -100,4 +110,36 @@ func gather(dst, src []byte, off, stride, size int) {
 			off += stride
 		}
 	}
+}
+
+// contiguousPacked is Contiguous for packed dtypes.
+func (t *Tensor) contiguousPacked(ctx context.Context) (*Tensor, error) {
+	l := newLayout(t, false)
+	n := l.n
+	if t.dtype.BlockQuantized() {
+		ue := int64(t.dtype.UnitElems())
+		if !l.dense() || (n > 0 && t.phase != 0) || n%ue != 0 {
+			return nil, fmt.Errorf("Contiguous of %s: %w (the view does not hold whole %s blocks in order; convert with ToFloat32)",
+				t, ErrNoBytes, t.dtype)
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		size := n / ue * int64(t.dtype.UnitBytes())
+		b := append([]byte(nil), t.storage.data[t.offset:t.offset+int(size)]...)
+		return FromBytes(b, t.dtype, t.shape)
+	}
+	f, err := t.ToFloat32(ctx)
+	if err != nil {
+		return nil, err
+	}
+	vals := make([]float32, n)
+	for i := range vals {
+		vals[i] = math.Float32frombits(binary.LittleEndian.Uint32(f.storage.data[4*i:]))
+	}
+	b, err := PackSubByte(t.dtype, vals)
+	if err != nil {
+		return nil, err
+	}
+	return FromBytes(b, t.dtype, t.shape)
 }

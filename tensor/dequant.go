@@ -77,6 +77,7 @@ func Dequantize(ctx context.Context, t *Tensor, scales []float64, zeroPoints []i
 			})
 		return func(c int) error {
 			lo, hi := plan.bounds(c)
+			t.prefault(&l, lo, hi)
 			return steps(ctx, lo, hi, nil, func(lo, hi int64) {
 				pos, ip, ch = lo, lo%inner, int((lo/inner)%int64(channels))
 				reader.read(lo, hi)

@@ -100,7 +100,7 @@ func (t *Tensor) Float64At(index []int) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return newValueDecoder(t).one(addr), nil
+	return newValueDecoderCaching(t, 0).one(addr), nil
 }
 
 // ElementString returns the element at index exactly as stored, as text:

@@ -58,14 +58,19 @@ func (s *byteSource) small(n int) int { // mostly in [0, n), sometimes out of ra
 	return ((v % (n + 1)) + n + 1) % (n + 1)
 }
 
-// elementAddrs lists the byte offsets of x's elements in row-major order.
+// elementAddrs lists the byte offsets of x's elements in row-major order
+// (for packed dtypes, their element numbers in the storage).
 func elementAddrs(x *Tensor) []int {
 	var out []int
 	st := x.Strides()
+	dt := x.DType()
 	forEachIndex(x.Shape(), func(idx []int) {
-		off := x.Offset()
+		off, step := x.Offset(), dt.Size()
+		if dt.Packed() {
+			off, step = x.Offset()/dt.UnitBytes()*dt.UnitElems()+x.UnitPhase(), 1
+		}
 		for k, i := range idx {
-			off += i * st[k] * x.DType().Size()
+			off += i * st[k] * step
 		}
 		out = append(out, off)
 	})
@@ -126,16 +131,29 @@ func checkAgainstModel(x *Tensor, m viewModel) error {
 	if err != nil {
 		return err
 	}
-	b, err := x.ContiguousBytes(context.Background())
-	if err != nil {
-		return err
-	}
-	c, err := FromBytes(b, x.DType(), x.Shape())
-	if err != nil {
-		return err
-	}
-	if got := naiveValues(c); !equalFloats(got, m.vals) && len(m.vals) > 0 {
-		return fmt.Errorf("ContiguousBytes = %v, model %v", got, m.vals)
+	if x.DType().Packed() {
+		if _, err := x.ContiguousBytes(context.Background()); !errors.Is(err, ErrNoBytes) {
+			return fmt.Errorf("ContiguousBytes of packed elements: %v", err)
+		}
+		c, err := x.ToFloat32(context.Background())
+		if err != nil {
+			return err
+		}
+		if got := naiveValues(c); !equalFloats(got, m.vals) && len(m.vals) > 0 {
+			return fmt.Errorf("ToFloat32 = %v, model %v", got, m.vals)
+		}
+	} else {
+		b, err := x.ContiguousBytes(context.Background())
+		if err != nil {
+			return err
+		}
+		c, err := FromBytes(b, x.DType(), x.Shape())
+		if err != nil {
+			return err
+		}
+		if got := naiveValues(c); !equalFloats(got, m.vals) && len(m.vals) > 0 {
+			return fmt.Errorf("ContiguousBytes = %v, model %v", got, m.vals)
+		}
 	}
 	st, err := ComputeStats(context.Background(), x, nil)
 	if err != nil {
@@ -315,6 +333,9 @@ func applyViewOp(x *Tensor, m viewModel, src *byteSource) (*Tensor, viewModel, s
 		name = "Contiguous"
 		y, err = x.Contiguous(context.Background())
 		valid, next = true, m
+		if x.DType().BlockQuantized() && errors.Is(err, ErrNoBytes) {
+			valid = false // a view from inside a block has no blocks of its own to copy
+		}
 	}
 	if err != nil {
 		if !errors.Is(err, ErrView) && op != 6 {
@@ -352,25 +373,82 @@ func FuzzViewOps(f *testing.F) {
 		if rank > 0 && src.next() == -128 {
 			shape[0] = 0
 		}
-		x := seqTensor(t, shape...)
-		m := viewModel{shape: slices.Clone(shape), vals: naiveValues(x)}
-		trail := []string{fmt.Sprint(shape)}
-		for step := 0; step < 12 && len(src.b) > 0; step++ {
-			var name string
-			var err error
-			x, m, name, err = applyViewOp(x, m, src)
-			trail = append(trail, name)
-			if err != nil {
-				t.Fatalf("%v: %v", trail, err)
-			}
-			if err := checkAgainstModel(x, m); err != nil {
-				t.Fatalf("%v: %v", trail, err)
-			}
-		}
+		fuzzViewChain(t, seqTensor(t, shape...), src)
 	})
 }
 
-// FuzzKernels feeds arbitrary bytes as data of any numeric dtype through
+// fuzzViewChain applies up to 12 fuzz-chosen view operations to x and
+// checks each result against the model.
+func fuzzViewChain(t *testing.T, x *Tensor, src *byteSource) {
+	shape := x.Shape()
+	m := viewModel{shape: slices.Clone(shape), vals: naiveValues(x)}
+	trail := []string{x.String()}
+	for step := 0; step < 12 && len(src.b) > 0; step++ {
+		var name string
+		var err error
+		x, m, name, err = applyViewOp(x, m, src)
+		trail = append(trail, name)
+		if err != nil {
+			t.Fatalf("%v: %v", trail, err)
+		}
+		if err := checkAgainstModel(x, m); err != nil {
+			t.Fatalf("%v: %v", trail, err)
+		}
+	}
+}
+
+// FuzzPackedViewOps is FuzzViewOps over packed dtypes (sub-byte types and
+// a fake block type) holding random bytes: chains of views that start
+// inside units and walk them in any direction never panic and always read
+// what the bit-by-bit reference reads.
+func FuzzPackedViewOps(f *testing.F) {
+	f.Add(byte(0), []byte{3, 2, 3, 4, 5, 1, 24, 1, 0, 7, 200, 13, 99, 1, 2, 3})
+	f.Add(byte(5), []byte{2, 4, 3, 2, 1, 0, 5, 1, 12, 0xff, 0x3f, 0x10})
+	f.Add(byte(7), []byte{2, 1, 2, 0, 2, 1, 9, 3, 1, 4, 0, 5, 6, 3, 1, 2})
+	f.Fuzz(func(t *testing.T, dtype byte, data []byte) {
+		withFakeBlocks(t)
+		dt := packedDTypes[int(dtype)%len(packedDTypes)]
+		src := &byteSource{b: data}
+		rank := 1 + src.count(3)
+		shape := make([]int, rank)
+		for i := range shape {
+			shape[i] = src.small(4) + 1
+			if shape[i] < 1 || shape[i] > 5 {
+				shape[i] = 1
+			}
+		}
+		if dt.BlockQuantized() {
+			shape[rank-1] *= 32 // whole blocks per row
+		}
+		n, _ := NumElements(shape)
+		size, err := StorageBytes(dt, int64(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := make([]byte, size)
+		for i := range b {
+			b[i] = byte(src.next())
+		}
+		if dt == fakeBlockDType {
+			for u := 0; u+34 <= len(b); u += 34 {
+				b[u], b[u+1] = b[u]&0x3f, 0x20|b[u+1]&0x0f // a finite, moderate float16 scale
+			}
+		}
+		x, err := FromBytes(b, dt, shape)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fuzzViewChain(t, x, src)
+	})
+}
+
+// kernelFuzzDTypes are the dtypes FuzzKernels reads arbitrary bytes as.
+var kernelFuzzDTypes = append(slices.Clone(numericDTypes), Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2,
+	Float8E5M2FNUZ, Float8E8M0FNU, Datetime64, Timedelta64, Int4, Uint4, Int2, Uint2, Float4E2M1FN,
+	Float6E2M3FN, Float6E3M2FN, fakeBlockDType)
+
+// FuzzKernels feeds arbitrary bytes as data of any numeric dtype (read
+// big-endian when the dtype byte is 128 or more) through
 // statistics, histograms, percentiles and downsampling, and checks each
 // against its naive reference.
 func FuzzKernels(f *testing.F) {
@@ -378,11 +456,19 @@ func FuzzKernels(f *testing.F) {
 	f.Add(byte(9), byte(1), []byte("\x00\x7c\x00\xfc\x01\x7c\x00\x80\xff\x7b\x01\x00"))
 	f.Add(byte(12), byte(2), make([]byte, 64))
 	f.Fuzz(func(t *testing.T, dtype, rows byte, data []byte) {
-		dt := numericDTypes[int(dtype)%len(numericDTypes)]
-		n := len(data) / dt.Size()
-		x, err := FromBytes(data[:n*dt.Size()], dt, []int{n})
+		withFakeBlocks(t)
+		dt := kernelFuzzDTypes[int(dtype)%len(kernelFuzzDTypes)]
+		n := int(elementsFitting(dt, int64(len(data))))
+		size, _ := StorageBytes(dt, int64(n))
+		x, err := FromBytes(data[:size], dt, []int{n})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if dtype >= 128 && !dt.BlockQuantized() {
+			// The same bytes read big-endian.
+			if x, err = x.BigEndian(); err != nil {
+				t.Fatal(err)
+			}
 		}
 		vals := naiveValues(x)
 		ctx := context.Background()

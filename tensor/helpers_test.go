@@ -51,8 +51,12 @@ func naiveAt(x *Tensor, index []int) float64 {
 	}
 	if x.IsMagnitude() {
 		if size == 8 {
-			return float64(float32(math.Hypot(float64(math.Float32frombits(binary.LittleEndian.Uint32(b))),
-				float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4:]))))))
+			re := float64(math.Float32frombits(binary.LittleEndian.Uint32(b)))
+			im := float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4:])))
+			if math.IsInf(re, 0) || math.IsInf(im, 0) {
+				return math.Inf(1)
+			}
+			return float64(float32(math.Sqrt(re*re + im*im)))
 		}
 		return math.Hypot(math.Float64frombits(binary.LittleEndian.Uint64(b)), math.Float64frombits(binary.LittleEndian.Uint64(b[8:])))
 	}

@@ -214,6 +214,7 @@ func computeHistogram(ctx context.Context, t *Tensor, bins int, lo, hi float64, 
 		reader := newBlockReader(&l, newValueDecoder(t), statsBlock, acc.addF32, acc.addF64)
 		return func(c int) error {
 			lo, hi := plan.bounds(c)
+			t.prefault(&l, lo, hi)
 			return steps(ctx, lo, hi, meter, reader.read)
 		}
 	})

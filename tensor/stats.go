@@ -74,6 +74,7 @@ func computeStats(ctx context.Context, t *Tensor, meter *progressMeter) (Stats, 
 		return func(c int) error {
 			w.cur = &parts[c]
 			lo, hi := plan.bounds(c)
+			t.prefault(&l, lo, hi)
 			return steps(ctx, lo, hi, meter, w.reader.read)
 		}
 	})
@@ -127,6 +128,11 @@ func ChannelStats(ctx context.Context, t *Tensor, axis int, progress ProgressFun
 	}
 	partLen := (perChannel + int64(parts) - 1) / int64(parts)
 	tile := max(int64(256), int64(256<<10/(group*elemBytes)))
+	if t.dtype.Packed() && group > 1 {
+		// The channels of a group share units: keep the tile within the
+		// unit cache, so that each unit is decoded once per group.
+		tile = unitCacheSlots / 8
+	}
 
 	accs := make([]statsAcc, parts*channels)
 	meter := newProgressMeter(progress, perChannel*int64(channels))

@@ -11,6 +11,7 @@ import (
 // Storage; none of them ever writes to it.
 type Storage struct {
 	data    []byte
+	mapped  bool // data is a memory-mapped file (see prefault)
 	release func() error
 	once    sync.Once
 	relErr  error
@@ -47,7 +48,7 @@ func MapFile(path string) (*Storage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return &Storage{data: data, release: release}, nil
+	return &Storage{data: data, mapped: release != nil, release: release}, nil
 }
 
 // Bytes returns the whole storage. The slice must be treated as read-only:

@@ -6,15 +6,18 @@ package tensor
 // a tensor occupies bits [i·w, (i+1)·w) counting from the least significant
 // bit of byte 0 (w = 4, 2 or 6). So
 //   - int4, uint4, float4_e2m1fn: two per byte, the first in the low nibble
-//     (ONNX's INT4/UINT4/FLOAT4E2M1 packing; safetensors' F4 and ml_dtypes'
-//     packed arrays agree);
-//   - int2, uint2: four per byte, the first in bits 0–1 (ONNX's INT2/UINT2);
+//     (ONNX's INT4/UINT4/FLOAT4E2M1 packing; onnxruntime packs a pair as
+//     (second << 4) | first);
+//   - int2, uint2: four per byte, the first in bits 0–1 (ONNX's INT2/UINT2,
+//     and Keras' pack_int2 "from the least significant 2-bit field");
 //   - float6_e2m3fn, float6_e3m2fn: four per three bytes, element k of a
 //     unit in bits 6k..6k+5 of the little-endian 24-bit word b0|b1<<8|b2<<16.
-//     No container format we read fixes this order in its spec (safetensors
-//     only counts 6 bits per element); this is the same stream rule, which
-//     is also the zarr "packbits" codec's (element i at bits [i·k, (i+1)·k)
-//     of a stream filled from each byte's least significant bit).
+//
+// The safetensors spec names F4 and F6 types but only counts their bits,
+// not their order; we read them by the same stream rule, which is also the
+// zarr "packbits" codec's (element i at bits [i·k, (i+1)·k) of a stream
+// filled from each byte's least significant bit). ml_dtypes itself stores
+// one element per byte and does not pack.
 //
 // Signed ints are two's complement in their w bits. The decoders turn whole
 // units into float32 through small tables, one lookup per byte.

@@ -34,7 +34,11 @@ func (t *Tensor) kernel() kernelKind {
 
 // newValueDecoder returns a decoder for t, whose kernel must not be
 // kindNone.
-func newValueDecoder(t *Tensor) *valueDecoder {
+func newValueDecoder(t *Tensor) *valueDecoder { return newValueDecoderCaching(t, unitCacheShift-1) }
+
+// newValueDecoderCaching is newValueDecoder with a packed unit cache of
+// 2^(setBits+1) units.
+func newValueDecoderCaching(t *Tensor, setBits uint) *valueDecoder {
 	d := &valueDecoder{kind: t.kernel()}
 	data, dt := t.storage.data, t.dtype
 	swapped := t.bigEndian
@@ -44,7 +48,7 @@ func newValueDecoder(t *Tensor) *valueDecoder {
 	case t.magnitude == Complex128:
 		d.dec64 = func(addr, stride int, dst []float64) { magnitude128(data, addr, stride, swapped, dst) }
 	case dt.Packed():
-		d.dec32 = newUnitReader(t).decode
+		d.dec32 = newUnitReader(t, setBits).decode
 	case swapped && dt.Size() > 1:
 		if d.kind == kind32 {
 			d.dec32 = func(addr, stride int, dst []float32) { decodeSwapped32(dt, data, addr, stride, dst) }

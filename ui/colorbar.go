@@ -22,10 +22,16 @@ const (
 // for the NaN, +Inf and −Inf colours.
 type colorBar struct {
 	widget.BaseWidget
-	in *viewmodel.Inspector
+	in heatmapHolder
 }
 
-func newColorBar(in *viewmodel.Inspector) *colorBar {
+// heatmapHolder has a heatmap to show a colour bar for: the inspector, or
+// one panel of a comparison.
+type heatmapHolder interface {
+	Heatmap() *viewmodel.HeatmapImage
+}
+
+func newColorBar(in heatmapHolder) *colorBar {
 	c := &colorBar{in: in}
 	c.ExtendBaseWidget(c)
 	return c

@@ -26,17 +26,34 @@ func graphPaneFor(t *testing.T, name string, data []byte, w, h float32) (*graphP
 	win := test.NewTempWindow(t, nil)
 	dt := &docTab{mw: &MainWindow{win: win}, doc: d}
 	p := newGraphPane(dt)
-	// The test driver runs fyne.Do on the calling goroutine, so the layout
-	// must finish before the window lays out and draws.
-	select {
-	case <-p.ready:
-	case <-time.After(20 * time.Second):
-		t.Fatal("graph layout did not finish")
-	}
+	paneQueues[p] = q
+	t.Cleanup(func() { delete(paneQueues, p) })
+	waitReady(t, p)
 	win.SetContent(p.content)
 	win.Resize(fyne.NewSize(w, h))
 	p.view.Fit()
 	return p, win
+}
+
+// paneQueues holds the queue each test's graph pane posts its results to.
+var paneQueues = map[*graphPane]*viewmodel.Queue{}
+
+// waitReady runs the pane's posted results until its latest layout has
+// been shown: the layout is a task of the document, whose results arrive
+// through the queue, and it must finish before the window draws.
+func waitReady(t *testing.T, p *graphPane) {
+	t.Helper()
+	ready := func() bool {
+		select {
+		case <-p.ready:
+			return true
+		default:
+			return false
+		}
+	}
+	if !paneQueues[p].Drain(func() bool { return !ready() }, 20*time.Second) {
+		t.Fatal("graph layout did not finish")
+	}
 }
 
 func TestGoldenGraphTMFile(t *testing.T) {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -23,7 +24,12 @@ type graphPane struct {
 	content fyne.CanvasObject
 	view    *graphview.GraphView
 	model   *viewmodel.GraphModel
-	dir     graphview.Direction
+	// settings hold what the controls chose; they change only through
+	// their setters (and the view's own pan, zoom and taps).
+	settings viewmodel.GraphSettings
+	consts   *widget.Check
+	dirSel   *widget.Select
+	syncing  bool
 
 	find    *widget.Entry
 	count   *widget.Label
@@ -32,16 +38,35 @@ type graphPane struct {
 	status  *widget.Label
 	props   *fyne.Container
 	lineage *widget.Button
+	// nav is the stack of nested graphs opened (If branches, Loop and Scan
+	// bodies); back and crumbs show the way out.
+	nav    *viewmodel.GraphNav
+	back   *widget.Button
+	crumbs *widget.Label
+	navRow *fyne.Container
+	shown  int // document node id whose properties are shown, -1 for none
+	// centreSelected centres the selected node once the next layout is
+	// shown (after leaving a subgraph).
+	centreSelected bool
 	// ready is closed when the latest layout has been shown (or failed).
-	ready chan struct{}
+	ready      chan struct{}
+	layoutTask *viewmodel.Task
 }
 
 func newGraphPane(dt *docTab) *graphPane {
-	p := &graphPane{dt: dt, dir: graphview.TopToBottom}
+	p := &graphPane{dt: dt, settings: viewmodel.DefaultGraphSettings(), shown: -1}
+	p.nav = viewmodel.NewGraphNav(dt.doc.Doc)
+	p.crumbs = widget.NewLabel("")
+	p.crumbs.Truncation = fyne.TextTruncateEllipsis
+	p.back = widget.NewButtonWithIcon("Back", theme.NavigateBackIcon(), p.leave)
 	p.view = graphview.NewGraphView(nil)
 	p.view.OnNodeTapped = p.showNode
 	p.view.OnEdgeTapped = p.showEdge
-	p.view.OnBackgroundTapped = func() { p.setProps(nil) }
+	p.view.OnBackgroundTapped = func() {
+		p.settings.Selected = -1
+		p.setProps(nil)
+	}
+	p.view.OnViewChanged = func() { p.settings.Viewport = ViewportOf(p.view) }
 	p.status = widget.NewLabel("")
 	p.props = container.NewVBox()
 
@@ -52,15 +77,18 @@ func newGraphPane(dt *docTab) *graphPane {
 	p.count = widget.NewLabel("")
 	prev := widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { p.next(-1) })
 	nextB := widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { p.next(1) })
-	consts := widget.NewCheck("Show constants", func(on bool) { p.rebuild(on) })
-	dir := widget.NewSelect([]string{"Top to bottom", "Left to right"}, nil)
-	dir.SetSelectedIndex(0)
-	dir.OnChanged = func(string) {
-		p.dir = graphview.TopToBottom
-		if dir.SelectedIndex() == 1 {
-			p.dir = graphview.LeftToRight
+	p.consts = widget.NewCheck("Show constants", func(on bool) {
+		if !p.syncing {
+			p.settings.ShowConstants = on
+			p.rebuild()
 		}
-		p.load()
+	})
+	p.dirSel = widget.NewSelect(viewmodel.GraphDirectionNames, nil)
+	p.dirSel.SetSelectedIndex(int(p.settings.Direction))
+	p.dirSel.OnChanged = func(name string) {
+		if !p.syncing && p.settings.SetDirection(name) == nil {
+			p.load()
+		}
 	}
 	p.lineage = widget.NewButton("Highlight lineage", func() {
 		if p.view.Highlighted() >= 0 {
@@ -78,22 +106,74 @@ func newGraphPane(dt *docTab) *graphPane {
 	export := widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), p.export)
 
 	findBar := container.NewBorder(nil, nil, nil, container.NewHBox(p.count, prev, nextB), p.find)
-	tools := container.NewHBox(consts, dir, p.lineage, zout, zin, one, fit, export)
-	top := container.NewVBox(findBar, container.NewHScroll(tools))
+	tools := container.NewHBox(p.consts, p.dirSel, p.lineage, zout, zin, one, fit, export)
+	p.navRow = container.NewBorder(nil, nil, p.back, nil, p.crumbs)
+	top := container.NewVBox(findBar, container.NewHScroll(tools), p.navRow)
 	side := container.NewBorder(widget.NewLabelWithStyle("Properties", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		nil, nil, nil, container.NewVScroll(p.props))
 	split := container.NewHSplit(container.NewBorder(nil, p.status, nil, nil, p.view), side)
 	split.Offset = 0.72
 	p.content = container.NewBorder(top, nil, nil, nil, split)
-	p.rebuild(false)
+	p.rebuild()
 	return p
 }
 
-// rebuild makes the view graph anew (constants folded or shown) and lays
-// it out in the background.
-func (p *graphPane) rebuild(showConsts bool) {
-	p.model = viewmodel.NewGraphModel(p.dt.doc.Doc, showConsts)
+// Settings are the pane's current choices.
+func (p *graphPane) Settings() viewmodel.GraphSettings { return p.settings }
+
+// Apply makes s the pane's settings: the controls show them, the graph is
+// laid out again, and the selection and viewport apply once it is shown.
+func (p *graphPane) Apply(s viewmodel.GraphSettings) {
+	p.settings = s
+	p.syncing = true
+	p.consts.SetChecked(s.ShowConstants)
+	p.dirSel.SetSelectedIndex(int(s.Direction))
+	p.syncing = false
+	p.rebuild()
+}
+
+// rebuild makes the view graph of the current (sub)graph anew, constants
+// folded or shown, and lays it out in the background.
+func (p *graphPane) rebuild() {
+	p.model = viewmodel.NewSubgraphModel(p.dt.doc.Doc, p.nav.Current(), p.settings.ShowConstants)
+	p.updateNav()
 	p.load()
+}
+
+// updateNav shows the way back only inside a subgraph.
+func (p *graphPane) updateNav() {
+	if p.nav.Depth() == 0 {
+		p.navRow.Hide()
+	} else {
+		p.crumbs.SetText(strings.Join(p.nav.Path(), "  ›  "))
+		p.navRow.Show()
+	}
+	if p.content != nil { // the bar above the graph changed height
+		p.content.Refresh()
+	}
+}
+
+// enter opens subgraph sub of document node id of the graph shown.
+func (p *graphPane) enter(id, sub int) {
+	if err := p.nav.Enter(id, sub); err != nil {
+		showError(err, p.dt.mw.win)
+		return
+	}
+	p.settings.Selected = -1 // node ids are the subgraph's now
+	p.rebuild()
+}
+
+// leave returns to the enclosing graph and selects and centres the node
+// that holds the graph left, once it is laid out again (through the
+// settings, so that nothing waits on a layout a closed tab cancels).
+func (p *graphPane) leave() {
+	id := p.nav.Back()
+	if id < 0 {
+		return
+	}
+	p.settings.Selected = id
+	p.centreSelected = true
+	p.rebuild()
 }
 
 func (p *graphPane) load() {
@@ -102,12 +182,22 @@ func (p *graphPane) load() {
 	p.setProps(nil)
 	ready := make(chan struct{})
 	p.ready = ready
-	p.view.Load(g, graphview.SceneOptions{Direction: p.dir}, func(s *graphview.Scene, err error) {
+	want := p.settings
+	p.view.Load(g, graphview.SceneOptions{Direction: want.Direction}, p.startLayout, func(s *graphview.Scene, err error) {
 		defer close(ready)
 		if err != nil {
 			p.status.SetText("Cannot draw the graph: " + err.Error())
 			return
 		}
+		p.settings.Viewport = want.Viewport
+		ShowGraphSettings(p.view, p.model, want)
+		if v := p.view.Selected(); v >= 0 {
+			if p.centreSelected {
+				p.view.CenterOn(v)
+			}
+			p.showNode(v)
+		}
+		p.centreSelected = false
 		folded := p.model.NodeCount() - len(g.Nodes)
 		text := fmt.Sprintf("%d nodes, %d edges", len(g.Nodes), len(g.Edges))
 		if folded > 0 {
@@ -118,12 +208,24 @@ func (p *graphPane) load() {
 	})
 }
 
+// startLayout lays the graph out as a task of the tab's document: closing
+// or reloading the tab cancels it, and a newer layout replaces it.
+func (p *graphPane) startLayout(layout func(ctx context.Context) (*graphview.Scene, error), done func(*graphview.Scene, error)) {
+	p.layoutTask.Cancel()
+	p.layoutTask = viewmodel.Go(p.dt.doc, func(ctx context.Context, _ viewmodel.Progress) (*graphview.Scene, error) {
+		return layout(ctx)
+	}, nil, done)
+}
+
 func (p *graphPane) showNode(v int) {
+	p.shown = p.model.DocNode(v)
+	p.settings.Selected = p.shown
 	p.setProps(p.model.NodeProperties(v))
 	p.updateLineageButton()
 }
 
 func (p *graphPane) showEdge(e int) {
+	p.settings.Selected = -1
 	p.setProps(p.model.EdgeProperties(e))
 	p.updateLineageButton()
 }
@@ -165,6 +267,10 @@ func (p *graphPane) setProps(sections []viewmodel.PropSection) {
 			}
 			if r.Tensor >= 0 {
 				buttons = append(buttons, widget.NewButton("Inspect", func() { p.dt.inspectTensor(r.Tensor) }))
+			}
+			if r.Subgraph >= 0 {
+				id := p.shown
+				buttons = append(buttons, widget.NewButtonWithIcon("Open", theme.NavigateNextIcon(), func() { p.enter(id, r.Subgraph) }))
 			}
 			if len(buttons) > 0 {
 				cell = container.NewBorder(nil, nil, nil, container.NewHBox(buttons...), value)
@@ -218,20 +324,28 @@ func (p *graphPane) export() {
 	win := p.dt.mw.win
 	base := strings.TrimSuffix(p.dt.doc.Title(), filepath.Ext(p.dt.doc.Title())) + "-graph.svg"
 	saveFile(win, "Export graph", base, []fileFilter{{Name: "SVG or PNG image", Extensions: []string{"svg", "png"}}}, func(path string) {
-		palette := graphview.ThemePalette(fyne.CurrentApp().Settings().Theme(), fyne.CurrentApp().Settings().ThemeVariant())
-		go func() {
-			note, err := viewmodel.ExportGraph(path, s, palette)
-			fyne.Do(func() {
-				if err != nil {
-					showError(err, win)
-					return
-				}
-				msg := "Saved " + path
-				if note != "" {
-					msg += "\n" + note
-				}
-				dialog.ShowInformation("Graph exported", msg, win)
-			})
-		}()
+		p.exportTo(path, func(note string, err error) {
+			if err != nil {
+				showError(err, win)
+				return
+			}
+			msg := "Saved " + path
+			if note != "" {
+				msg += "\n" + note
+			}
+			dialog.ShowInformation("Graph exported", msg, win)
+		})
 	})
+}
+
+// exportTo writes the shown graph to path (SVG or PNG by its ending) as a
+// task of the tab's document: closing or reloading the tab cancels it and
+// leaves no file. done runs on the UI goroutine unless cancelled.
+func (p *graphPane) exportTo(path string, done func(note string, err error)) {
+	s := p.view.Scene()
+	settings := fyne.CurrentApp().Settings()
+	palette := graphview.ThemePalette(settings.Theme(), settings.ThemeVariant())
+	viewmodel.Go(p.dt.doc, func(ctx context.Context, _ viewmodel.Progress) (string, error) {
+		return viewmodel.ExportGraphContext(ctx, path, s, palette)
+	}, nil, done)
 }

@@ -22,18 +22,29 @@ const (
 	zoomStep      = 1.25
 )
 
+// heatmapSource is what a heatmapView draws and steers: the inspector's
+// heatmap, or one panel of a comparison (whose panels share one view).
+type heatmapSource interface {
+	Heatmap() *viewmodel.HeatmapImage
+	View() viewmodel.Window
+	PlaneSize() (rows, cols int)
+	SetView(viewmodel.Window)
+	ResetView()
+	CellInfo(row, col int) string
+}
+
 // heatmapView draws the inspector's heatmap image with element-index axis
 // ticks; the wheel zooms around the pointer, dragging pans, double-tap
 // shows the whole plane, hovering reports the cell under the pointer.
 type heatmapView struct {
 	widget.BaseWidget
-	in      *viewmodel.Inspector
+	in      heatmapSource
 	onHover func(info string)
 
 	dragRow, dragCol float64 // fractional pan carried between drag events
 }
 
-func newHeatmapView(in *viewmodel.Inspector, onHover func(string)) *heatmapView {
+func newHeatmapView(in heatmapSource, onHover func(string)) *heatmapView {
 	h := &heatmapView{in: in, onHover: onHover}
 	h.ExtendBaseWidget(h)
 	return h

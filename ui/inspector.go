@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"image"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,12 +53,14 @@ type inspectorView struct {
 
 	complexSel *fyne.Container // real part, imaginary part or magnitude of a complex tensor
 
-	// The settings controls, kept so that headless rendering can set them
-	// as a user would (see headless.go).
+	// The settings controls, brought in line with the viewmodel's settings
+	// by syncControls; syncing is set meanwhile so that their callbacks do
+	// not send the values back.
 	cmapSel, rangeSel, redSel, binsSel *widget.Select
 	rangeLo, rangeHi, histLo, histHi   *widget.Entry
 	histLog, histManual                *widget.Check
 	histScope                          *widget.RadioGroup
+	syncing                            bool
 }
 
 func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
@@ -76,7 +79,11 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 	v.progress = widget.NewProgressBar()
 	v.message = widget.NewLabel("Select a tensor to see its values.")
 	v.message.Wrapping = fyne.TextWrapWord
-	v.dequant = widget.NewCheck("Show dequantised values", func(on bool) { v.in.SetDequantised(on) })
+	v.dequant = widget.NewCheck("Show dequantised values", func(on bool) {
+		if !v.syncing {
+			v.in.SetDequantised(on)
+		}
+	})
 	v.complexSel = newComplexPartSelect(v.in)
 	v.facts = widget.NewTable(
 		func() (int, int) { return len(v.factRows), 2 },
@@ -110,8 +117,51 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 	top := container.NewVBox(v.title, v.summary, v.alert, v.pcts, v.dequant, v.complexSel, status, v.message)
 	v.content = container.NewBorder(top, nil, nil, nil, v.tabs)
 	v.in.OnChange = v.update
-	v.update(viewmodel.ChangedAll)
+	v.update(viewmodel.ChangedAll) // syncs the controls too
 	return v
+}
+
+// histScopeLabels name the histogram's scopes, in HistScope order.
+var histScopeLabels = []string{"Whole tensor", "Current plane"}
+
+// syncControls shows the viewmodel's settings in the controls (when the
+// view is built, and after the settings were applied as a whole).
+func (v *inspectorView) syncControls() {
+	v.syncing = true
+	defer func() { v.syncing = false }()
+	s := v.in.Settings()
+	v.cmapSel.SetSelected(s.Colormap.Name)
+	v.rangeSel.SetSelectedIndex(int(s.Range.Mode))
+	manualRange := s.Range.Mode == viewmodel.RangeManual
+	setRangeEntries(v.rangeLo, v.rangeHi, manualRange, s.Range)
+	v.redSel.SetSelected(s.Reduction.String())
+	bins := strconv.Itoa(s.HistBins)
+	if !slices.Contains(v.binsSel.Options, bins) {
+		v.binsSel.Options = append(v.binsSel.Options, bins)
+	}
+	v.binsSel.SetSelected(bins)
+	v.histLog.SetChecked(s.HistLog)
+	v.histScope.SetSelected(histScopeLabels[s.HistScope])
+	manualHist := s.HistRange.Mode == viewmodel.RangeManual
+	v.histManual.SetChecked(manualHist)
+	if manualHist {
+		setRangeEntries(v.histLo, v.histHi, true, s.HistRange)
+	}
+	v.dequant.SetChecked(s.Dequantise)
+}
+
+// setRangeEntries shows a manual range's bounds, enabled only for a manual
+// range.
+func setRangeEntries(lo, hi *widget.Entry, manual bool, r viewmodel.RangeSetting) {
+	if !manual {
+		lo.Disable()
+		hi.Disable()
+		return
+	}
+	lo.Enable()
+	hi.Enable()
+	lo.SetText(strconv.FormatFloat(r.Lo, 'g', -1, 64))
+	hi.SetText(strconv.FormatFloat(r.Hi, 'g', -1, 64))
 }
 
 // show inspects document tensor i.
@@ -141,6 +191,9 @@ func (v *inspectorView) update(c viewmodel.Change) {
 	}
 	if c&viewmodel.ChangedProgress != 0 {
 		v.updateProgress()
+	}
+	if c&viewmodel.ChangedSettings != 0 && v.cmapSel != nil {
+		v.syncControls()
 	}
 }
 
@@ -238,13 +291,19 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 	v.colSel = widget.NewSelect(nil, nil)
 	v.sliders = container.NewVBox()
 
-	cmap := widget.NewSelect(viewmodel.ColormapNames(), func(name string) { v.in.SetColormap(name) })
-	cmap.SetSelected(v.in.Colormap().Name)
+	cmap := widget.NewSelect(viewmodel.ColormapNames(), func(name string) {
+		if !v.syncing {
+			v.in.SetColormap(name)
+		}
+	})
 	lo, hi := widget.NewEntry(), widget.NewEntry()
 	lo.SetPlaceHolder("low")
 	hi.SetPlaceHolder("high")
 	rangeSel := widget.NewSelect(viewmodel.RangeModeNames, nil)
 	applyRange := func() {
+		if v.syncing {
+			return
+		}
 		mode := viewmodel.RangeMode(rangeSel.SelectedIndex())
 		if mode != viewmodel.RangeManual {
 			lo.Disable()
@@ -270,10 +329,12 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 	rangeSel.OnChanged = func(string) { applyRange() }
 	lo.OnSubmitted = func(string) { applyRange() }
 	hi.OnSubmitted = func(string) { applyRange() }
-	rangeSel.SetSelectedIndex(0)
 	red := widget.NewSelect(viewmodel.ReductionNames, func(string) {})
-	red.SetSelectedIndex(v.in.Reduction())
-	red.OnChanged = func(string) { v.in.SetReduction(red.SelectedIndex()) }
+	red.OnChanged = func(string) {
+		if !v.syncing {
+			v.in.SetReduction(red.SelectedIndex())
+		}
+	}
 
 	fit := widget.NewButtonWithIcon("", theme.ZoomFitIcon(), func() { v.in.ResetView() })
 	zoomIn := widget.NewButtonWithIcon("", theme.ZoomInIcon(), func() { v.heat.zoomCentre(2) })
@@ -451,14 +512,11 @@ func (v *inspectorView) refreshValues() {
 // histogramTab builds the histogram controls and plot.
 func (v *inspectorView) histogramTab() fyne.CanvasObject {
 	v.hist = newHistogramView(v.in)
-	scope := widget.NewRadioGroup([]string{"Whole tensor", "Current plane"}, nil)
+	scope := widget.NewRadioGroup(histScopeLabels, nil)
 	scope.Horizontal = true
-	scope.SetSelected("Whole tensor")
-	scope.OnChanged = func(s string) {
-		if s == "Current plane" {
-			v.in.SetHistScope(viewmodel.HistPlane)
-		} else {
-			v.in.SetHistScope(viewmodel.HistWhole)
+	scope.OnChanged = func(label string) {
+		if i := slices.Index(histScopeLabels, label); i >= 0 && !v.syncing {
+			v.in.SetHistScope(viewmodel.HistScope(i))
 		}
 	}
 	var binOpts []string
@@ -466,16 +524,23 @@ func (v *inspectorView) histogramTab() fyne.CanvasObject {
 		binOpts = append(binOpts, strconv.Itoa(b))
 	}
 	bins := widget.NewSelect(binOpts, func(s string) {
-		n, _ := strconv.Atoi(s)
-		v.in.SetHistBins(n)
+		if n, err := strconv.Atoi(s); err == nil && !v.syncing {
+			v.in.SetHistBins(n)
+		}
 	})
-	bins.SetSelected(strconv.Itoa(viewmodel.DefaultHistBins))
-	logc := widget.NewCheck("Log counts", func(on bool) { v.in.SetHistLog(on) })
+	logc := widget.NewCheck("Log counts", func(on bool) {
+		if !v.syncing {
+			v.in.SetHistLog(on)
+		}
+	})
 	lo, hi := widget.NewEntry(), widget.NewEntry()
 	lo.SetPlaceHolder("low")
 	hi.SetPlaceHolder("high")
 	manual := widget.NewCheck("Range", nil)
 	apply := func() {
+		if v.syncing {
+			return
+		}
 		if !manual.Checked {
 			v.in.SetHistRange(viewmodel.RangeAuto, 0, 0)
 			return

@@ -23,12 +23,14 @@ type MainWindow struct {
 	opts Options
 	ws   *viewmodel.Workspace
 
-	tabs    *container.DocTabs
-	docTabs []*docTab
-	empty   fyne.CanvasObject
-	body    *fyne.Container
-	status  *widget.Label
-	opening int
+	tabs     *container.DocTabs
+	docTabs  []*docTab
+	compares []*compareTab // comparison tabs (compare_menu.go)
+	shift    shiftHeld
+	empty    fyne.CanvasObject
+	body     *fyne.Container
+	status   *widget.Label
+	opening  int
 }
 
 // NewMainWindow builds the window; Start shows it and opens the files.
@@ -37,7 +39,13 @@ func NewMainWindow(a fyne.App, opts Options) *MainWindow {
 	mw.win = a.NewWindow("Tensorscope")
 	mw.ws = viewmodel.NewWorkspace(fyne.Do, a.Preferences())
 	mw.tabs = container.NewDocTabs()
-	mw.tabs.CloseIntercept = func(item *container.TabItem) { mw.closeTab(mw.tabOf(item)) }
+	mw.tabs.CloseIntercept = func(item *container.TabItem) {
+		if t := mw.compareOf(item); t != nil {
+			mw.closeCompare(t)
+			return
+		}
+		mw.closeTab(mw.tabOf(item))
+	}
 	mw.tabs.OnSelected = func(*container.TabItem) { mw.updateTitle() }
 	mw.status = widget.NewLabel("")
 	mw.empty = mw.welcome()
@@ -45,14 +53,12 @@ func NewMainWindow(a fyne.App, opts Options) *MainWindow {
 	mw.win.SetContent(container.NewBorder(nil, mw.status, nil, nil, mw.body))
 	mw.win.SetMainMenu(mw.mainMenu())
 	mw.addShortcuts()
-	mw.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
-		for _, u := range uris {
-			if u.Scheme() == "file" {
-				mw.Open(u.Path())
-			}
-		}
-	})
+	mw.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { mw.dropped(uris) })
+	mw.trackShift()
 	mw.win.SetCloseIntercept(func() {
+		for _, t := range mw.compares {
+			t.close()
+		}
 		mw.ws.CloseAll()
 		mw.win.Close()
 	})
@@ -121,7 +127,7 @@ func (mw *MainWindow) finishOpen(dt *docTab, d *viewmodel.Doc, err error) {
 }
 
 func (mw *MainWindow) showTabs() {
-	if len(mw.docTabs) == 0 {
+	if len(mw.docTabs)+len(mw.compares) == 0 {
 		mw.body.Objects = []fyne.CanvasObject{mw.empty}
 	} else {
 		mw.body.Objects = []fyne.CanvasObject{mw.tabs}
@@ -280,7 +286,10 @@ func (mw *MainWindow) mainMenu() *fyne.MainMenu {
 			dt.graph.export()
 		}
 	})
-	file := fyne.NewMenu("File", open, recent, fyne.NewMenuItemSeparator(), exportTensor, exportGraph,
+	compareWith := fyne.NewMenuItem("Compare With…", mw.compareWithDialog)
+	compareTabs := fyne.NewMenuItem("Compare Tabs…", mw.compareTabsDialog)
+	file := fyne.NewMenu("File", open, recent, fyne.NewMenuItemSeparator(), compareWith, compareTabs,
+		fyne.NewMenuItemSeparator(), exportTensor, exportGraph,
 		fyne.NewMenuItemSeparator(), reload, closeTab)
 
 	next := fyne.NewMenuItem("Next Tab", func() { mw.cycleTab(1) })

@@ -1,11 +1,15 @@
 package ui
 
 import (
+	"image/color"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"tensorscope/formats"
 	"tensorscope/viewmodel"
 )
 
@@ -33,10 +37,12 @@ func newMetaPane(win fyne.Window, d *viewmodel.Doc) fyne.CanvasObject {
 		}
 	})
 	copyButton.Disable()
+	lists := newLazyListView(mt)
 	tree.OnSelected = func(id widget.TreeNodeID) {
 		selected = id
 		path.SetText(mt.Path(id))
 		copyButton.Enable()
+		lists.show(id)
 	}
 	tree.OpenBranch("")
 	for _, c := range mt.Children("") {
@@ -49,12 +55,77 @@ func newMetaPane(win fyne.Window, d *viewmodel.Doc) fyne.CanvasObject {
 		left = container.NewBorder(nil, container.NewBorder(nil, nil, nil, copyButton, path), nil, nil, tree)
 	}
 	extras := metaExtras(d)
-	if extras == nil {
+	if extras == nil && !mt.HasLazyLists() {
 		return left
 	}
-	split := container.NewHSplit(left, container.NewScroll(extras))
+	var right fyne.CanvasObject = lists.box
+	if extras != nil {
+		right = container.NewVSplit(container.NewScroll(extras), lists.box)
+		if !mt.HasLazyLists() {
+			right = container.NewScroll(extras)
+		}
+	}
+	split := container.NewHSplit(left, right)
 	split.Offset = 0.4
 	return split
+}
+
+// lazyListView lists the entries of the long array selected in the tree
+// (a tokenizer's vocabulary) in a virtual list: only the rows on screen
+// are read from the file, so 150,000 tokens cost what is visible.
+type lazyListView struct {
+	mt    *viewmodel.MetaTree
+	title *widget.Label
+	list  *widget.List
+	box   *fyne.Container
+	cur   *formats.LazyList
+}
+
+func newLazyListView(mt *viewmodel.MetaTree) *lazyListView {
+	v := &lazyListView{mt: mt}
+	v.title = widget.NewLabelWithStyle("Select a long array (such as tokenizer.ggml.tokens) to list its entries.",
+		fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	v.title.Truncation = fyne.TextTruncateEllipsis
+	v.list = widget.NewList(
+		func() int {
+			if v.cur == nil {
+				return 0
+			}
+			return v.cur.Len
+		},
+		func() fyne.CanvasObject {
+			index := widget.NewLabel("")
+			index.Alignment = fyne.TextAlignTrailing
+			// A fixed-width index column keeps the values aligned.
+			width := canvas.NewRectangle(color.Transparent)
+			width.SetMinSize(fyne.NewSize(fyne.MeasureText("0000000", theme.TextSize(), fyne.TextStyle{}).Width+2*theme.Padding(), 0))
+			value := widget.NewLabel("")
+			value.Truncation = fyne.TextTruncateEllipsis
+			return container.NewBorder(nil, nil, container.NewStack(width, index), nil, value)
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			c := o.(*fyne.Container)
+			index, value := viewmodel.LazyListRow(v.cur, i)
+			c.Objects[1].(*fyne.Container).Objects[1].(*widget.Label).SetText(index)
+			c.Objects[0].(*widget.Label).SetText(value)
+		},
+	)
+	v.box = container.NewBorder(v.title, nil, nil, nil, v.list)
+	return v
+}
+
+// show lists the lazy list at id, if it is one; other nodes leave the
+// table as it is.
+func (v *lazyListView) show(id string) {
+	l := v.mt.LazyList(id)
+	if l == nil || l == v.cur {
+		return
+	}
+	v.cur = l
+	v.title.SetText(v.mt.LazyListTitle(id))
+	v.list.UnselectAll()
+	v.list.ScrollToTop()
+	v.list.Refresh()
 }
 
 // metaExtras lays out the document's tables and plots, or returns nil.

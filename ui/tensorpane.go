@@ -65,10 +65,25 @@ func newTensorPane(win fyne.Window, d *viewmodel.Doc) *tensorPane {
 		p.table.SetColumnWidth(i, w)
 	}
 	p.table.OnSelected = func(id widget.TableCellID) {
-		if id.Row >= 0 && id.Row < p.list.Len() {
-			p.inspector.show(p.list.Index(id.Row))
+		if id.Row < 0 || id.Row >= p.list.Len() {
+			return
 		}
+		if p.list.IsGroup(id.Row) {
+			// A group row of the name tree opens or closes.
+			p.list.ToggleGroup(id.Row)
+			p.table.UnselectAll()
+			p.table.Refresh()
+			return
+		}
+		p.inspector.show(p.list.Index(id.Row))
 	}
+	grouped := widget.NewCheck("Tree", func(on bool) {
+		p.list.SetGrouped(on)
+		p.table.UnselectAll()
+		p.table.Refresh()
+		p.updateCount()
+	})
+	grouped.SetChecked(p.list.Grouped())
 	p.filter.OnChanged = func(text string) {
 		p.list.SetFilter(text)
 		p.table.UnselectAll()
@@ -76,7 +91,7 @@ func newTensorPane(win fyne.Window, d *viewmodel.Doc) *tensorPane {
 		p.updateCount()
 	}
 	p.updateCount()
-	left := container.NewBorder(container.NewBorder(nil, nil, nil, p.count, p.filter), nil, nil, nil, p.table)
+	left := container.NewBorder(container.NewBorder(nil, nil, nil, container.NewHBox(grouped, p.count), p.filter), nil, nil, nil, p.table)
 	split := container.NewHSplit(left, p.inspector.content)
 	split.Offset = 0.42
 	p.content = split
@@ -95,6 +110,10 @@ func (p *tensorPane) headerText(col viewmodel.TensorColumn) string {
 }
 
 func (p *tensorPane) updateCount() {
+	if p.list.Grouped() {
+		p.count.SetText(fmt.Sprintf("%d tensors", p.list.Total()))
+		return
+	}
 	if p.list.Len() == p.list.Total() {
 		p.count.SetText(fmt.Sprintf("%d tensors", p.list.Total()))
 	} else {

@@ -1,6 +1,7 @@
 package viewmodel
 
 import (
+	"context"
 	"path/filepath"
 
 	"tensorscope/formats"
@@ -17,6 +18,7 @@ type Doc struct {
 	Inspector *Inspector
 
 	post Poster
+	work []*Task // background work besides the inspector's (exports, layouts)
 }
 
 func newDoc(post Poster, d *formats.Document, src Source) *Doc {
@@ -26,7 +28,8 @@ func newDoc(post Poster, d *formats.Document, src Source) *Doc {
 }
 
 // replace installs a (re)loaded document, keeping the user's filter and
-// sort where they still make sense.
+// sort where they still make sense. The old document is closed: work still
+// reading it holds it, and it is unmapped when the last of that returns.
 func (d *Doc) replace(fd *formats.Document) {
 	old := d.Doc
 	d.Doc = fd
@@ -39,25 +42,41 @@ func (d *Doc) replace(fd *formats.Document) {
 	d.Meta = NewMetaTree(fd.Metadata)
 	if old != nil {
 		d.Inspector.OnChange = nil
-		closeAfter(old, d.Inspector.Close())
+		d.stopWork()
 		d.Inspector.Clear()
+		old.Close()
 	}
+	d.Inspector.setDocument(fd)
 }
 
-// closeAfter releases a document's file once background work that may
-// still read its mapped bytes has returned (they were cancelled; this only
-// waits for them to notice).
-func closeAfter(old *formats.Document, tasks []*Task) {
-	if len(tasks) == 0 {
-		old.Close()
-		return
-	}
-	go func() {
-		for _, t := range tasks {
-			t.Wait()
+// Go starts work on this tab's document in the background (see StartTask);
+// closing or reloading the tab cancels it.
+func Go[T any](d *Doc, work func(ctx context.Context, progress Progress) (T, error),
+	onProgress func(frac float64), onDone func(T, error)) *Task {
+	t := StartTask(d.post, d.Doc, work, onProgress, onDone)
+	d.forgetFinished()
+	d.work = append(d.work, t)
+	return t
+}
+
+// forgetFinished drops tasks whose work has returned.
+func (d *Doc) forgetFinished() {
+	keep := d.work[:0]
+	for _, t := range d.work {
+		if !t.Finished() {
+			keep = append(keep, t)
 		}
-		old.Close()
-	}()
+	}
+	d.work = keep
+}
+
+// stopWork cancels the inspector's and the tab's other background work.
+func (d *Doc) stopWork() {
+	d.Inspector.Close()
+	for _, t := range d.work {
+		t.Cancel()
+	}
+	d.work = nil
 }
 
 // Title is the tab label: the file name.
@@ -71,7 +90,8 @@ func (d *Doc) Title() string {
 func (d *Doc) close() {
 	if d.Doc != nil {
 		d.Inspector.OnChange = nil
-		closeAfter(d.Doc, d.Inspector.Close())
+		d.stopWork()
+		d.Doc.Close()
 	}
 }
 

@@ -32,7 +32,7 @@ func ExportGraphContext(ctx context.Context, path string, s *graphview.Scene, pa
 		write = func(w io.Writer) error { return graphview.ExportSVG(w, s, opt) }
 	case ".png":
 		write = func(w io.Writer) error {
-			scale, err := graphview.ExportPNG(w, s, opt, MaxGraphPNGPixels)
+			scale, err := graphview.ExportPNGContext(ctx, w, s, opt, MaxGraphPNGPixels)
 			if err == nil && scale < 1 {
 				note = fmt.Sprintf("The graph was scaled to %.0f%% to fit %d megapixels.", scale*100, MaxGraphPNGPixels>>20)
 			}

@@ -23,14 +23,24 @@ type GraphModel struct {
 	viewOf    []int   // document node id → view node, -1 when folded
 	edgeValue []int   // view edge → value index
 	folded    [][]int // document node id → values folded into it as weights
+	isOutput  []bool  // document node id → is a graph output
 }
 
 // NewGraphModel builds the view graph for d (which must have a Graph).
 func NewGraphModel(d *formats.Document, showConsts bool) *GraphModel {
-	m := &GraphModel{doc: d, g: d.Graph, showConsts: showConsts}
+	return NewSubgraphModel(d, d.Graph, showConsts)
+}
+
+// NewSubgraphModel builds the view graph of g, d's graph or one nested in
+// it (an If branch, a Loop body); g's values name d's tensors.
+func NewSubgraphModel(d *formats.Document, g *formats.Graph, showConsts bool) *GraphModel {
+	m := &GraphModel{doc: d, g: g, showConsts: showConsts}
 	m.build()
 	return m
 }
+
+// Graph is the document graph this model draws.
+func (m *GraphModel) Graph() *formats.Graph { return m.g }
 
 // ShowConsts reports whether constant producers are drawn as nodes.
 func (m *GraphModel) ShowConsts() bool { return m.showConsts }
@@ -65,19 +75,27 @@ func (m *GraphModel) EdgeValue(e int) int {
 	return m.edgeValue[e]
 }
 
-func (m *GraphModel) foldable(n *formats.Node) bool {
-	return !m.showConsts && n.Kind == formats.KindConst
+// foldable reports whether a node is drawn inside its consumers rather
+// than as a box: constants are, unless the user shows them, and except
+// those that are graph outputs, which would leave the output undrawn.
+func (m *GraphModel) foldable(id int) bool {
+	return !m.showConsts && m.g.Nodes[id].Kind == formats.KindConst && !m.isOutput[id]
 }
 
 func (m *GraphModel) build() {
 	g := m.g
+	m.isOutput = make([]bool, len(g.Nodes))
+	for _, id := range g.Outputs {
+		if id >= 0 && id < len(g.Nodes) {
+			m.isOutput[id] = true
+		}
+	}
 	m.viewOf = make([]int, len(g.Nodes))
 	m.folded = make([][]int, len(g.Nodes))
 	m.nodeOf = m.nodeOf[:0]
 	view := &graphview.Graph{}
 	for i := range g.Nodes {
-		n := &g.Nodes[i]
-		if m.foldable(n) {
+		if m.foldable(i) {
 			m.viewOf[i] = -1
 			continue
 		}
@@ -107,12 +125,8 @@ func (m *GraphModel) build() {
 		case formats.KindConst:
 			title = "Const"
 		}
-		cat := graphview.CategoryOf(n.Op)
-		if n.Kind == formats.KindInput {
-			cat = graphview.CategoryOf("input")
-		}
 		view.Nodes = append(view.Nodes, graphview.Node{
-			Title: title, Subtitle: n.Name, Details: m.details(id), Category: cat,
+			Title: title, Subtitle: n.Name, Details: m.details(id), Category: nodeCategory(n),
 		})
 	}
 	for i := range g.Nodes {
@@ -152,30 +166,42 @@ func (m *GraphModel) shapeLabel(v int) string {
 	if v < 0 || v >= len(m.g.Values) {
 		return ""
 	}
-	return joinDims(m.g.Values[v].Shape)
+	val := &m.g.Values[v]
+	return joinNamedDims(val.Shape, val.DimNames)
 }
 
-func joinDims(shape []int) string {
+func joinDims(shape []int) string { return joinNamedDims(shape, nil) }
+
+// joinNamedDims spells a shape "batch×3×224×224": a symbolic dim by its
+// name, a dim of unknown size as "?".
+func joinNamedDims(shape []int, names []string) string {
 	if len(shape) == 0 {
 		return ""
 	}
 	parts := make([]string, len(shape))
 	for i, d := range shape {
-		parts[i] = fmt.Sprint(d)
+		switch {
+		case i < len(names) && names[i] != "":
+			parts[i] = names[i]
+		case d < 0:
+			parts[i] = "?"
+		default:
+			parts[i] = fmt.Sprint(d)
+		}
 	}
 	return strings.Join(parts, "×")
 }
 
-// details are the few lines under a node's name: its key attributes
-// (kernel and stride, channels) and its folded weights with their shapes.
+// details are the few lines under a node's name: the key facts of its
+// meaning (kernel and stride, channels) and its folded weights with their
+// shapes.
 func (m *GraphModel) details(id int) []string {
 	n := &m.g.Nodes[id]
-	a := attrMap(n.Attrs)
 	var out []string
-	if k := kernelText(a); k != "" {
+	if k := kernelText(&n.Meaning); k != "" {
 		out = append(out, k)
 	}
-	if c := channelText(a, m.foldedKernel(id)); c != "" {
+	if c := channelText(&n.Meaning); c != "" {
 		out = append(out, c)
 	}
 	if n.Kind == formats.KindInput && len(n.Outputs) > 0 {
@@ -239,118 +265,6 @@ func (m *GraphModel) valueShape(v int) ([]int, tensor.DType) {
 func (m *GraphModel) isWeight(v int) bool {
 	t := m.g.Values[v].Tensor
 	return t >= 0 && t < len(m.doc.Tensors) && m.doc.Tensors[t].Role == formats.RoleWeight
-}
-
-// foldedKernel is the shape of the node's first folded 4-D float weight
-// ([out, in/groups, kh, kw]), or nil.
-func (m *GraphModel) foldedKernel(id int) []int {
-	for _, v := range m.folded[id] {
-		if shape, dt := m.valueShape(v); len(shape) == 4 && dt.IsFloat() {
-			return shape
-		}
-	}
-	return nil
-}
-
-func attrMap(attrs []formats.Attr) map[string]any {
-	m := make(map[string]any, len(attrs))
-	for _, a := range attrs {
-		m[a.Name] = a.Value
-	}
-	return m
-}
-
-func intAttr(a map[string]any, name string) (int64, bool) {
-	switch v := a[name].(type) {
-	case int64:
-		return v, true
-	case int:
-		return int64(v), true
-	case int32:
-		return int64(v), true
-	case uint32:
-		return int64(v), true
-	case formats.Enum:
-		return v.Value, true
-	}
-	return 0, false
-}
-
-// spatialPair takes the last two entries of a 4-entry NCHW attribute
-// (TenniS ksize/stride) or a 2-entry one.
-func spatialPair(a map[string]any, name string) (int64, int64, bool) {
-	var s []int64
-	switch v := a[name].(type) {
-	case []int64:
-		s = v
-	case []int:
-		for _, x := range v {
-			s = append(s, int64(x))
-		}
-	}
-	if len(s) >= 2 {
-		return s[len(s)-2], s[len(s)-1], true
-	}
-	return 0, 0, false
-}
-
-func kernelText(a map[string]any) string {
-	var b strings.Builder
-	if alg, ok := a["alg"].(formats.Enum); ok && alg.Name != "" {
-		b.WriteString(alg.Name + " ")
-	}
-	kh, okh := intAttr(a, "kernel_h")
-	kw, okw := intAttr(a, "kernel_w")
-	if !(okh && okw) {
-		kh, kw, okh = spatialPair(a, "ksize")
-		okw = okh
-	}
-	if okh && okw {
-		fmt.Fprintf(&b, "%d×%d", kh, kw)
-	}
-	sh, oks := intAttr(a, "stride_h")
-	sw, _ := intAttr(a, "stride_w")
-	if !oks {
-		sh, sw, oks = spatialPair(a, "stride")
-	}
-	if oks && (sh != 1 || sw != 1) && (sh > 0 || sw > 0) {
-		if sh == sw {
-			fmt.Fprintf(&b, " /%d", sh)
-		} else {
-			fmt.Fprintf(&b, " /%d,%d", sh, sw)
-		}
-	}
-	return strings.TrimSpace(b.String())
-}
-
-// channelText is "in → out ch" for convolutions ("784 → 128" for linear
-// layers). Tengine writers often leave input_channel at 0 or 1, so the
-// folded kernel's shape, when there is one, is trusted over the attribute.
-func channelText(a map[string]any, kernel []int) string {
-	if in, ok := intAttr(a, "in_features"); ok {
-		out, _ := intAttr(a, "out_features")
-		return fmt.Sprintf("%d → %d", in, out)
-	}
-	out, ok := intAttr(a, "output_channel")
-	if !ok {
-		if n, ok := intAttr(a, "num_output"); ok {
-			return fmt.Sprintf("→ %d", n)
-		}
-		return ""
-	}
-	g, _ := intAttr(a, "group")
-	in, inOK := intAttr(a, "input_channel")
-	if kernel != nil {
-		in, inOK = int64(kernel[1])*max(g, 1), true
-	}
-	s := fmt.Sprintf("→ %d ch", out)
-	if inOK && in > 0 {
-		s = fmt.Sprintf("%d → %d ch", in, out)
-	}
-	if g > 1 {
-		s += fmt.Sprintf(", %d groups", g)
-	}
-	return s
 }
 
 // Find returns the view nodes whose name or op, or whose input or output

@@ -1,6 +1,7 @@
 package viewmodel
 
 import (
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -25,7 +26,9 @@ func chainDoc() *formats.Document {
 			{ID: 3, Name: "conv", Op: "Convolution", Inputs: []int{2, 0, 1}, Outputs: []int{3}, Attrs: []formats.Attr{
 				{Name: "kernel_h", Value: int64(3)}, {Name: "kernel_w", Value: int64(3)},
 				{Name: "stride_h", Value: int64(2)}, {Name: "stride_w", Value: int64(2)},
-				{Name: "input_channel", Value: int64(1)}, {Name: "output_channel", Value: int64(8)}}},
+				{Name: "input_channel", Value: int64(1)}, {Name: "output_channel", Value: int64(8)}},
+				Meaning: formats.Meaning{Category: formats.CategoryConvolution, Kernel: []int{3, 3}, Stride: []int{2, 2},
+					InChannels: 1, OutChannels: 8, FusedActivation: "relu"}},
 			{ID: 4, Name: "act", Op: "ReLu", Inputs: []int{3}, Outputs: []int{4}},
 		},
 		Values: []formats.Value{
@@ -102,7 +105,9 @@ func TestGraphModelFindAndProperties(t *testing.T) {
 		}
 	}
 	joined := strings.Join(text, "\n")
-	for _, want := range []string{"Node/Op=Convolution", "Attributes/kernel_h=3", "Inputs/#0=data [1, 1, 28, 28] ← data",
+	for _, want := range []string{"Node/Op=Convolution", "Attributes/kernel_h=3", "Meaning/Category=convolution",
+		"Meaning/Kernel=3×3", "Meaning/Stride=2×2", "Meaning/In channels=1", "Meaning/Out channels=8",
+		"Meaning/Fused activation=relu", "Inputs/#0=data [1, 1, 28, 28] ← data",
 		"Inputs/#1=conv.weight  float32 [8, 1, 3, 3] (folded weight)", "Outputs/#0=conv_out [1, 8, 14, 14] → act"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("properties lack %q:\n%s", want, joined)
@@ -138,5 +143,30 @@ func TestGraphModelRealSamples(t *testing.T) {
 			}
 		}
 		d.Close()
+	}
+}
+
+// A constant that is a graph output is drawn: folding it would leave the
+// output, and in this TenniS module the whole graph, undrawn.
+func TestGraphModelKeepsConstantOutputs(t *testing.T) {
+	path := filepath.Join(samples.Dir(t, "tsm"), "tennis_frontend_generated_packed.tsm")
+	d, err := formats.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	m := NewGraphModel(d, false)
+	g := m.View()
+	if len(g.Nodes) != 1 || g.Nodes[0].Title != "Const" || m.DocNode(0) != 0 {
+		t.Fatalf("view nodes %+v, want the one constant output", g.Nodes)
+	}
+
+	// The same holds in any format: a graph output that is a constant stays,
+	// the other constants fold.
+	chain := chainDoc()
+	chain.Graph.Outputs = append(chain.Graph.Outputs, 1)
+	m = NewGraphModel(chain, false)
+	if m.ViewNode(1) < 0 || m.ViewNode(0) >= 0 {
+		t.Errorf("bias (an output) view node %d, weight view node %d", m.ViewNode(1), m.ViewNode(0))
 	}
 }

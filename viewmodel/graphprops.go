@@ -15,15 +15,17 @@ type PropSection struct {
 
 // PropRow is a label and a value; a row naming a tensor with data can open
 // it in the inspector (Tensor ≥ 0), a row naming another node can jump to
-// it (Node ≥ 0, a view node).
+// it (Node ≥ 0, a view node), a row naming one of the node's subgraphs can
+// open it (Subgraph ≥ 0, an index into the node's Subgraphs).
 type PropRow struct {
 	Label, Value string
 	Tensor       int
 	Node         int
+	Subgraph     int
 }
 
 func row(label, value string) PropRow {
-	return PropRow{Label: label, Value: value, Tensor: -1, Node: -1}
+	return PropRow{Label: label, Value: value, Tensor: -1, Node: -1, Subgraph: -1}
 }
 
 // NodeProperties describes view node v: op, name, every decoded attribute,
@@ -38,10 +40,22 @@ func (m *GraphModel) NodeProperties(v int) []PropSection {
 	out := []PropSection{{Title: "Node", Rows: []PropRow{
 		row("Op", n.Op), row("Name", n.Name), row("Index", fmt.Sprint(n.ID)), row("Kind", kind),
 	}}}
+	if s := meaningSection(&n.Meaning); len(s.Rows) > 0 {
+		out = append(out, s)
+	}
 	if len(n.Attrs) > 0 {
 		s := PropSection{Title: "Attributes"}
 		for _, a := range n.Attrs {
 			s.Rows = append(s.Rows, row(a.Name, FormatValue(a.Value)))
+		}
+		out = append(out, s)
+	}
+	if len(n.Subgraphs) > 0 {
+		s := PropSection{Title: "Subgraphs"}
+		for i, sg := range n.Subgraphs {
+			r := row(sg.Name, subgraphSummary(sg.Graph))
+			r.Subgraph = i
+			s.Rows = append(s.Rows, r)
 		}
 		out = append(out, s)
 	}

@@ -24,8 +24,15 @@ var RangeModeNames = []string{"auto", "symmetric", "manual"}
 // Reductions offered for downsampling, in UI order.
 var Reductions = []tensor.Reduction{tensor.ReduceMean, tensor.ReduceMin, tensor.ReduceMax, tensor.ReduceAbsMax}
 
-// ReductionNames name Reductions for the UI.
-var ReductionNames = []string{"mean", "min", "max", "abs-max"}
+// ReductionNames name Reductions for the UI and the command line, as the
+// tensor core spells them.
+var ReductionNames = func() []string {
+	out := make([]string, len(Reductions))
+	for i, r := range Reductions {
+		out[i] = r.String()
+	}
+	return out
+}()
 
 // DefaultMaxCells bounds the heatmap grid: larger planes are downsampled.
 const DefaultMaxCells = 1024
@@ -76,14 +83,7 @@ func (h *heatmapState) setTensor(t *tensor.Tensor) {
 	h.t = t
 	r := t.Rank()
 	h.fixed = make([]int, r)
-	switch {
-	case r >= 2:
-		h.rowAxis, h.colAxis = r-2, r-1
-	case r == 1:
-		h.rowAxis, h.colAxis = -1, 0
-	default:
-		h.rowAxis, h.colAxis = -1, -1
-	}
+	h.rowAxis, h.colAxis = defaultAxes(r)
 	h.makePlane()
 }
 
@@ -162,13 +162,14 @@ func (in *Inspector) Range() (RangeMode, float64, float64) {
 	return in.heat.rangeMode, in.heat.lo, in.heat.hi
 }
 
-// SetRange sets the colour range; manual bounds need lo < hi.
+// SetRange sets the colour range (see InspectorSettings.SetRange).
 func (in *Inspector) SetRange(mode RangeMode, lo, hi float64) error {
-	if mode == RangeManual && !(lo < hi) {
-		return fmt.Errorf("the range needs low < high (got %g, %g)", lo, hi)
+	r, err := checkRange(mode, lo, hi)
+	if err != nil {
+		return err
 	}
 	h := &in.heat
-	h.rangeMode, h.lo, h.hi = mode, lo, hi
+	h.rangeMode, h.lo, h.hi = r.Mode, r.Lo, r.Hi
 	in.recolour()
 	return nil
 }
@@ -270,7 +271,7 @@ func (in *Inspector) startHeatmap() {
 	cmap, mode, lo, hi := h.cmap, h.rangeMode, h.lo, h.hi
 	pr, pc := in.PlaneSize()
 	in.setProgress("Heatmap", 0)
-	h.task = StartTask(in.post, func(ctx context.Context, progress Progress) (*HeatmapImage, error) {
+	h.task = StartTask(in.post, in.doc, func(ctx context.Context, progress Progress) (*HeatmapImage, error) {
 		sub, err := plane.Slice(0, view.Row, view.Rows)
 		if err == nil {
 			sub, err = sub.Slice(1, view.Col, view.Cols)
@@ -296,7 +297,6 @@ func (in *Inspector) startHeatmap() {
 		}
 		in.changed(ChangedHeatmap)
 	})
-	in.track(h.task)
 }
 
 // recolour repaints the current grid with new colour settings; it reads

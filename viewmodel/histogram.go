@@ -44,12 +44,6 @@ func newHistogramState() histogramState { return histogramState{bins: DefaultHis
 
 func (h *histogramState) reset() { h.result, h.err = nil, nil }
 
-// HistogramSettings reports scope, bins, log counts and range.
-func (in *Inspector) HistogramSettings() (scope HistScope, bins int, log bool, mode RangeMode, lo, hi float64) {
-	h := &in.hist
-	return h.scope, h.bins, h.log, h.rangeMode, h.lo, h.hi
-}
-
 // SetHistScope counts the whole tensor or the current plane.
 func (in *Inspector) SetHistScope(s HistScope) {
 	if s != in.hist.scope {
@@ -58,10 +52,10 @@ func (in *Inspector) SetHistScope(s HistScope) {
 	}
 }
 
-// SetHistBins sets the bin count (1..4096).
+// SetHistBins sets the bin count (MinHistBins..MaxHistBins).
 func (in *Inspector) SetHistBins(n int) error {
-	if n < 1 || n > 4096 {
-		return fmt.Errorf("bins must be 1–4096, not %d", n)
+	if err := checkBins(n); err != nil {
+		return err
 	}
 	if n != in.hist.bins {
 		in.hist.bins = n
@@ -78,14 +72,12 @@ func (in *Inspector) SetHistLog(on bool) {
 
 // SetHistRange bins over [lo, hi] (RangeManual) or the finite min..max.
 func (in *Inspector) SetHistRange(mode RangeMode, lo, hi float64) error {
-	if mode == RangeManual && !(lo < hi) {
-		return fmt.Errorf("the range needs low < high (got %g, %g)", lo, hi)
-	}
-	if mode == RangeSymmetric {
-		mode = RangeAuto
+	var s InspectorSettings
+	if err := s.SetHistRange(mode, lo, hi); err != nil {
+		return err
 	}
 	h := &in.hist
-	h.rangeMode, h.lo, h.hi = mode, lo, hi
+	h.rangeMode, h.lo, h.hi = s.HistRange.Mode, s.HistRange.Lo, s.HistRange.Hi
 	in.startHistogram()
 	return nil
 }
@@ -104,7 +96,7 @@ func (in *Inspector) startHistogram() {
 		return
 	}
 	// Whole tensor, automatic range: merge the summary's 4096 bins.
-	if h.scope == HistWhole && h.rangeMode == RangeAuto && PercentileBins%h.bins == 0 {
+	if h.scope == HistWhole && h.rangeMode == RangeAuto && tensor.PercentileBins%h.bins == 0 {
 		if !in.summary.done {
 			return // the summary will call back
 		}
@@ -126,7 +118,7 @@ func (in *Inspector) startHistogram() {
 		lo, hi = math.NaN(), math.NaN()
 	}
 	in.setProgress("Histogram", 0)
-	h.task = StartTask(in.post, func(ctx context.Context, progress Progress) (*tensor.Histogram, error) {
+	h.task = StartTask(in.post, in.doc, func(ctx context.Context, progress Progress) (*tensor.Histogram, error) {
 		return tensor.ComputeHistogram(ctx, t, bins, lo, hi, progress)
 	}, func(f float64) { in.setProgress("Histogram", f) }, func(r *tensor.Histogram, err error) {
 		h.task = nil
@@ -134,7 +126,6 @@ func (in *Inspector) startHistogram() {
 		h.result, h.err = r, err
 		in.changed(ChangedHistogram)
 	})
-	in.track(h.task)
 }
 
 // mergeBins folds a 4096-bin histogram into bins (a divisor of 4096).

@@ -19,7 +19,8 @@ const (
 	ChangedHeatmap                      // the heatmap image or its settings
 	ChangedHistogram                    // the histogram or its settings
 	ChangedProgress                     // progress of background work
-	ChangedAll       = ChangedTensor | ChangedSummary | ChangedHeatmap | ChangedHistogram | ChangedProgress
+	ChangedSettings                     // the settings were applied as a whole (Apply)
+	ChangedAll       = ChangedTensor | ChangedSummary | ChangedHeatmap | ChangedHistogram | ChangedProgress | ChangedSettings
 )
 
 // Inspector is the state of the tensor inspector: the shown tensor, its
@@ -46,10 +47,14 @@ type Inspector struct {
 
 	loadTask, summaryTask *Task
 	progress              map[string]float64
-	// started holds every task started and not known to have returned,
-	// cancelled ones included: they may still be reading the tensor's
-	// storage, so Close hands them all to whoever unmaps it.
-	started []*Task
+	// doc holds the shown tensors' bytes: every task acquires it, so that
+	// closing it never unmaps a file under a running computation.
+	doc *formats.Document
+
+	// plane is the last applied settings, whose axes and indices apply to
+	// each tensor shown; settingsErr says why they did not fit.
+	plane       *InspectorSettings
+	settingsErr error
 }
 
 // NewInspector returns an empty inspector posting through post.
@@ -57,6 +62,10 @@ func NewInspector(post Poster) *Inspector {
 	return &Inspector{post: post, index: -1, heat: newHeatmapState(), hist: newHistogramState(),
 		progress: map[string]float64{}, part: tensor.Magnitude}
 }
+
+// setDocument names the document whose tensors are shown (nil for
+// entries that belong to none, in tests).
+func (in *Inspector) setDocument(d *formats.Document) { in.doc = d }
 
 func (in *Inspector) changed(c Change) {
 	if in.OnChange != nil {
@@ -107,7 +116,7 @@ func (in *Inspector) Clear() { in.Show(-1, nil) }
 func (in *Inspector) load() {
 	e, dequant, part := in.entry, in.dequant && in.entry.Quant != nil, in.part
 	in.setProgress("Loading", 0)
-	in.loadTask = StartTask(in.post, func(ctx context.Context, progress Progress) ([2]*tensor.Tensor, error) {
+	in.loadTask = StartTask(in.post, in.doc, func(ctx context.Context, progress Progress) ([2]*tensor.Tensor, error) {
 		raw, err := e.Load(formats.WithProgress(ctx, progress))
 		if err == nil && raw != nil && raw.DType().IsComplex() {
 			shown, err := raw.ComplexPart(part)
@@ -129,11 +138,11 @@ func (in *Inspector) load() {
 		}
 		in.raw, in.shown = ts[0], ts[1]
 		in.heat.setTensor(in.shown)
+		in.applyPlane()
 		in.changed(ChangedTensor)
 		in.startSummary()
 		in.startHeatmap()
 	})
-	in.track(in.loadTask)
 }
 
 // Index is the document index of the shown tensor, -1 for none.
@@ -188,28 +197,9 @@ func (in *Inspector) clearProgress(job string) {
 // Idle reports that no background work is running or waiting to report.
 func (in *Inspector) Idle() bool { return len(in.tasks()) == 0 }
 
-// Close cancels all background work and returns every task that may still
-// be running, cancelled earlier ones included, so the caller can wait for
-// them before releasing the tensor's storage.
-func (in *Inspector) Close() []*Task {
-	in.stopAll()
-	in.track(nil)
-	return append([]*Task(nil), in.started...)
-}
-
-// track remembers t (if not nil) and forgets tasks that have returned.
-func (in *Inspector) track(t *Task) {
-	keep := in.started[:0]
-	for _, s := range in.started {
-		if !s.Finished() {
-			keep = append(keep, s)
-		}
-	}
-	in.started = keep
-	if t != nil {
-		in.started = append(in.started, t)
-	}
-}
+// Close cancels all background work. Work still returning holds the
+// document (see formats.Document.Acquire), so the owner may close it now.
+func (in *Inspector) Close() { in.stopAll() }
 
 func (in *Inspector) tasks() []*Task {
 	var out []*Task

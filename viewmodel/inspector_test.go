@@ -103,7 +103,7 @@ func TestInspectorShowComputesEverything(t *testing.T) {
 	for _, c := range *changes {
 		seen |= c
 	}
-	if seen&(ChangedTensor|ChangedSummary|ChangedHeatmap|ChangedHistogram|ChangedProgress) != ChangedAll {
+	if seen != ChangedAll {
 		t.Errorf("changes reported: %b", seen)
 	}
 	if len(in.Busy()) != 0 {
@@ -323,36 +323,35 @@ func TestInspectorErrorsAndQuantised(t *testing.T) {
 	}
 }
 
-// TestInspectorCloseReturnsCancelledTasks: a task cancelled by a newer
-// selection may still be reading the old tensor; Close must hand it over so
-// the file is not unmapped under it.
-func TestInspectorCloseReturnsCancelledTasks(t *testing.T) {
-	in, q, _ := newTestInspector()
+// TestDocCloseWaitsForCancelledWork: a load cancelled by a newer
+// selection may still be reading the old tensor; closing the tab must not
+// unmap the document under it, only once it has returned.
+func TestDocCloseWaitsForCancelledWork(t *testing.T) {
+	q := NewQueue()
+	fd, err := formats.OpenBytes("w.tsr", tsrBytes(t, []float32{1, 2, 3}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDoc(q.Post, fd, Source{Name: "w.tsr"})
 	slow := make(chan struct{})
 	a := &formats.TensorEntry{Name: "a", DType: tensor.Float32, Shape: []int{2}}
 	a.SetLoader(func(ctx context.Context) (*tensor.Tensor, error) {
 		<-slow
 		return tensor.FromBytes(make([]byte, 8), tensor.Float32, []int{2})
 	})
-	in.Show(0, a)
-	loadA := in.loadTask
-	in.Show(1, f32Entry("b", []int{3}, []float32{7, 8, 9}))
-	drain(t, q, in)
-	tasks := in.Close()
-	found := false
-	for _, task := range tasks {
-		found = found || task == loadA
-	}
-	if !found {
-		t.Errorf("Close returned %d tasks without the cancelled, still running load", len(tasks))
+	d.Inspector.Show(0, a)
+	d.Inspector.Show(1, f32Entry("b", []int{3}, []float32{7, 8, 9}))
+	drain(t, q, d.Inspector)
+	d.close()
+	select {
+	case <-fd.Unmapped():
+		t.Fatal("the document was unmapped while a cancelled load was still reading it")
+	case <-time.After(50 * time.Millisecond):
 	}
 	close(slow)
-	// A task reports its result just before its goroutine ends, so wait for
-	// every task handed over; then none may be returned again.
-	for _, task := range in.Close() {
-		task.Wait()
-	}
-	if got := in.Close(); len(got) != 0 {
-		t.Errorf("finished tasks still returned: %d", len(got))
+	select {
+	case <-fd.Unmapped():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the document was not unmapped after its last user returned")
 	}
 }

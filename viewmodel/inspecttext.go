@@ -33,7 +33,7 @@ func (in *Inspector) showText() {
 	}
 	rows, cols := textLayout(e.Shape, n)
 	in.setProgress("Loading", 0)
-	in.text.task = StartTask(in.post, func(ctx context.Context, progress Progress) (struct{}, error) {
+	in.text.task = StartTask(in.post, in.doc, func(ctx context.Context, progress Progress) (struct{}, error) {
 		if n == 0 {
 			return struct{}{}, nil
 		}
@@ -50,7 +50,6 @@ func (in *Inspector) showText() {
 		in.text = textState{ready: true, rows: rows, cols: cols}
 		in.changed(ChangedTensor | ChangedHeatmap)
 	})
-	in.track(in.text.task)
 }
 
 // textLayout puts the last axis in columns and the others in rows.

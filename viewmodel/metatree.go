@@ -74,6 +74,9 @@ func (t *MetaTree) Label(id string) string {
 	if name == "" {
 		name = "·"
 	}
+	if n.Lazy != nil {
+		return name + ": " + n.Lazy.Summary()
+	}
 	if n.IsLeaf() {
 		return name + ": " + FormatValue(n.Value)
 	}
@@ -90,7 +93,7 @@ func (t *MetaTree) CopyText(id string) string {
 	if n == nil {
 		return ""
 	}
-	if n.IsLeaf() {
+	if n.IsLeaf() && n.Lazy == nil {
 		if s, ok := n.Value.(string); ok {
 			return s
 		}

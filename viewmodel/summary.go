@@ -9,10 +9,6 @@ import (
 	"tensorscope/tensor"
 )
 
-// PercentileBins is the resolution of the histogram percentiles come from:
-// each percentile is exact to within one of its bins.
-const PercentileBins = 4096
-
 // SummaryPercentiles are the percentiles shown under the summary line.
 var SummaryPercentiles = []float64{1, 5, 50, 95, 99}
 
@@ -26,7 +22,7 @@ type summaryResult struct {
 func (in *Inspector) startSummary() {
 	t := in.shown
 	in.setProgress("Statistics", 0)
-	in.summaryTask = StartTask(in.post, func(ctx context.Context, progress Progress) (summaryResult, error) {
+	in.summaryTask = StartTask(in.post, in.doc, func(ctx context.Context, progress Progress) (summaryResult, error) {
 		return computeSummary(ctx, t, progress)
 	}, func(f float64) { in.setProgress("Statistics", f) }, func(r summaryResult, err error) {
 		in.summaryTask = nil
@@ -40,7 +36,6 @@ func (in *Inspector) startSummary() {
 		in.changed(ChangedSummary)
 		in.startHistogram()
 	})
-	in.track(in.summaryTask)
 }
 
 // computeSummary makes two passes: statistics, then a 4096-bin histogram
@@ -56,7 +51,7 @@ func computeSummary(ctx context.Context, t *tensor.Tensor, progress Progress) (s
 	if st.Finite == 0 {
 		return r, nil
 	}
-	h, err := tensor.ComputeHistogram(ctx, t, PercentileBins, st.Min, st.Max,
+	h, err := tensor.ComputeHistogram(ctx, t, tensor.PercentileBins, st.Min, st.Max,
 		func(done, total int64) { progress(n+done, 2*n) })
 	if err != nil {
 		return summaryResult{}, err
@@ -85,7 +80,7 @@ func (in *Inspector) SummaryLine() []Segment {
 	if in.entry == nil {
 		return nil
 	}
-	head := tensor.FormatShape(in.entry.DType, in.entry.Shape)
+	head := FormatTypedShape(in.entry.DType, in.entry.Shape)
 	if in.entry.TypeName != "" {
 		head = in.entry.TypeName + strings.TrimPrefix(head, in.entry.DType.String())
 	}
@@ -159,7 +154,7 @@ func (in *Inspector) PercentileLine() string {
 		fmt.Fprintf(&b, "p%g %s", p, sig4(in.summary.pcts[i]))
 	}
 	h := in.summary.hist4096
-	fmt.Fprintf(&b, "   (±%s: one bin of %d)", sig4((h.Hi-h.Lo)/PercentileBins), PercentileBins)
+	fmt.Fprintf(&b, "   (±%s: one bin of %d)", sig4((h.Hi-h.Lo)/tensor.PercentileBins), tensor.PercentileBins)
 	return b.String()
 }
 

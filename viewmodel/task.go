@@ -6,15 +6,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"tensorscope/formats"
 	"tensorscope/tensor"
 )
 
 // Poster runs f on the UI goroutine. The ui package passes fyne.Do; tests
-// pass Immediate or a queue they drain themselves.
+// pass a queue they drain themselves.
 type Poster func(f func())
-
-// Immediate runs f at once on the calling goroutine (tests, headless use).
-func Immediate(f func()) { f() }
 
 // Progress reports how much of a task is done; both are counts of the same
 // unit (elements, bytes). It may be called from several goroutines. It is
@@ -30,29 +28,65 @@ type Task struct {
 	done      chan struct{}
 }
 
-// running counts tasks whose work function has not returned, cancelled
-// ones included: a cancelled task may still be reading a mapped file for a
-// moment, and headless rendering must know when everything has settled.
-var running atomic.Int64
-
-// RunningTasks is the number of started tasks whose work has not returned
-// yet, cancelled ones included. A task's result is posted before it stops
-// counting, so once this is zero every result is in its Poster's hands.
-func RunningTasks() int64 { return running.Load() }
-
 // progressInterval bounds how often progress is posted to the UI.
 const progressInterval = 50 * time.Millisecond
 
-// StartTask runs work on a new goroutine. onProgress (may be nil) receives a
-// fraction in [0,1] at most every 50 ms; onDone receives the result unless
-// the task was cancelled first. Both run through post.
-func StartTask[T any](post Poster, work func(ctx context.Context, progress Progress) (T, error),
+// StartTask runs work on a new goroutine on behalf of doc (nil for work
+// that reads no document, such as opening one). The document is acquired
+// before StartTask returns and released when work returns (see
+// formats.Document.Acquire), so closing the document cancels work and
+// unmaps nothing under it; work runs under tensor.CatchFault, so a file
+// truncated on disk gives tensor.ErrFault. onProgress (may be nil)
+// receives a fraction in [0,1] at most every 50 ms; onDone receives the
+// result unless the task was cancelled first (a closed document gives
+// formats.ErrClosed). Both run through post.
+func StartTask[T any](post Poster, doc *formats.Document, work func(ctx context.Context, progress Progress) (T, error),
 	onProgress func(frac float64), onDone func(T, error)) *Task {
 	ctx, cancel := context.WithCancel(context.Background())
 	t := &Task{cancel: cancel, done: make(chan struct{})}
+	release := func() {}
+	if doc != nil {
+		var err error
+		if ctx, release, err = doc.Acquire(ctx); err != nil {
+			cancel()
+			close(t.done)
+			var zero T
+			post(func() {
+				if !t.cancelled.Load() {
+					onDone(zero, err)
+				}
+			})
+			return t
+		}
+	}
+	report := t.progressReporter(post, onProgress)
+	go func() {
+		defer close(t.done)
+		defer cancel()
+		var v T
+		err := tensor.CatchFault(func() (err error) {
+			v, err = work(ctx, report)
+			return err
+		})
+		release()
+		if t.cancelled.Load() {
+			return
+		}
+		post(func() {
+			if !t.cancelled.Load() {
+				onDone(v, err)
+			}
+		})
+	}()
+	return t
+}
+
+// progressReporter posts progress fractions, at most one per
+// progressInterval (and always the last), until the task is cancelled.
+func (t *Task) progressReporter(post Poster, onProgress func(frac float64)) Progress {
 	var mu sync.Mutex
 	var last time.Time
-	report := func(done, total int64) {
+	return func(done, total int64) {
 		if onProgress == nil || total <= 0 || t.cancelled.Load() {
 			return
 		}
@@ -71,22 +105,6 @@ func StartTask[T any](post Poster, work func(ctx context.Context, progress Progr
 			}
 		})
 	}
-	running.Add(1)
-	go func() {
-		defer running.Add(-1) // last: after the result was posted
-		defer close(t.done)
-		defer cancel()
-		v, err := work(ctx, report)
-		if t.cancelled.Load() {
-			return
-		}
-		post(func() {
-			if !t.cancelled.Load() {
-				onDone(v, err)
-			}
-		})
-	}()
-	return t
 }
 
 // Cancel stops the task; its onDone will not run. Safe on a nil Task.

@@ -122,19 +122,46 @@ func NPYHeader(descr string, shape []int) ([]byte, error) {
 }
 
 // WriteNPY writes t as a NumPy .npy file (format 1.0, C order) that
-// numpy.load reads back bit for bit. bfloat16 has no NumPy dtype: it is
-// widened to float32, which holds every bfloat16 exactly (NaN payloads
-// included), and the note says so.
+// numpy.load reads back bit for bit. Types NumPy has no dtype for are
+// written as the nearest type it has, and the note says so: bfloat16, the
+// float8, float6 and float4 types and the packed integers are widened to
+// float32, which holds each of their values exactly; block-quantised
+// types are written as their dequantised float32 values; datetime64 and
+// timedelta64 as their int64 counts (the unit is the source file's).
 func WriteNPY(ctx context.Context, w io.Writer, t *tensor.Tensor) (note string, err error) {
 	dt := t.DType()
-	descr, ok := npyDescr[dt]
-	widen := dt == tensor.BFloat16
-	if widen {
-		descr = npyDescr[tensor.Float32]
-		note = "bfloat16 has no NumPy dtype: written as float32, which holds every bfloat16 value exactly"
-	} else if !ok {
+	if dt == tensor.Datetime64 || dt == tensor.Timedelta64 {
+		return writeNPYData(ctx, w, t, npyDescr[tensor.Int64],
+			dt.String()+" written as its int64 counts; the unit is the source file's")
+	}
+	if descr, ok := npyDescr[dt]; ok {
+		return writeNPYData(ctx, w, t, descr, "")
+	}
+	if dt == tensor.BFloat16 {
+		return writeBFloat16NPY(ctx, w, t)
+	}
+	if !widensToFloat32(dt) {
 		return "", fmt.Errorf("%s has no NumPy dtype", dt)
 	}
+	wide, err := t.ToFloat32(ctx)
+	if err != nil {
+		return "", err
+	}
+	note = dt.String() + " has no NumPy dtype: written as float32, which holds every " + dt.String() + " value exactly"
+	if dt.BlockQuantized() {
+		note = dt.String() + " has no NumPy dtype: written as its dequantised float32 values"
+	}
+	return writeNPYData(ctx, w, wide, npyDescr[tensor.Float32], note)
+}
+
+// widensToFloat32 reports whether .npy exports write dt as float32.
+func widensToFloat32(dt tensor.DType) bool {
+	_, native := npyDescr[dt]
+	return !native && dt.Numeric() && dt != tensor.Datetime64 && dt != tensor.Timedelta64
+}
+
+// writeNPYData writes the header and t's stored bytes in C order.
+func writeNPYData(ctx context.Context, w io.Writer, t *tensor.Tensor, descr, note string) (string, error) {
 	h, err := NPYHeader(descr, t.Shape())
 	if err != nil {
 		return "", err
@@ -142,14 +169,24 @@ func WriteNPY(ctx context.Context, w io.Writer, t *tensor.Tensor) (note string, 
 	if _, err := w.Write(h); err != nil {
 		return "", err
 	}
-	if !widen {
-		return note, formats.TensorChunks(t, func(c []byte) error { return writeChecked(ctx, w, c) })
+	return note, formats.TensorChunks(t, func(c []byte) error { return writeChecked(ctx, w, c) })
+}
+
+// writeBFloat16NPY widens bfloat16 to float32 while streaming: a bfloat16
+// is the top half of the float32 with the same value, NaN payloads included.
+func writeBFloat16NPY(ctx context.Context, w io.Writer, t *tensor.Tensor) (string, error) {
+	h, err := NPYHeader(npyDescr[tensor.Float32], t.Shape())
+	if err != nil {
+		return "", err
 	}
+	if _, err := w.Write(h); err != nil {
+		return "", err
+	}
+	note := "bfloat16 has no NumPy dtype: written as float32, which holds every bfloat16 value exactly"
 	var buf []byte
 	return note, formats.TensorChunks(t, func(c []byte) error {
 		buf = buf[:0]
 		for i := 0; i+1 < len(c); i += 2 {
-			// A bfloat16 is the top half of the float32 with the same value.
 			buf = append(buf, 0, 0, c[i], c[i+1])
 		}
 		return writeChecked(ctx, w, buf)
@@ -167,10 +204,11 @@ func writeChecked(ctx context.Context, w io.Writer, b []byte) error {
 // WriteCSV writes a 2-D tensor as comma-separated text, one line per row,
 // each value exactly as stored (tensor.ElementString: the shortest decimal
 // that reads back to the same value in the element's own type; NaN, +Inf,
-// -Inf). bfloat16 is written as the float32 it widens to in .npy files, so
-// that numpy.loadtxt(..., dtype=float32) reads the same values as
-// numpy.load. bool is written 1 or 0, which numpy.loadtxt and spreadsheets
-// read; opaque values as hex.
+// -Inf). Types that .npy files widen to float32 (bfloat16, the narrow
+// floats, packed and block types) are written as that float32, so that
+// numpy.loadtxt(..., dtype=float32) reads the same values as numpy.load.
+// bool is written 1 or 0, which numpy.loadtxt and spreadsheets read;
+// opaque values as hex.
 func WriteCSV(ctx context.Context, w io.Writer, plane *tensor.Tensor) error {
 	if plane.Rank() != 2 {
 		return fmt.Errorf("CSV holds a 2-D plane, not %s", plane)
@@ -179,7 +217,7 @@ func WriteCSV(ctx context.Context, w io.Writer, plane *tensor.Tensor) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	idx := []int{0, 0}
 	isBool := plane.DType() == tensor.Bool
-	isBF16 := plane.DType() == tensor.BFloat16
+	widened := widensToFloat32(plane.DType())
 	for r := 0; r < shape[0]; r++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -198,13 +236,12 @@ func WriteCSV(ctx context.Context, w io.Writer, plane *tensor.Tensor) error {
 				bw.WriteByte('0' + min(b[0], 1))
 				continue
 			}
-			if isBF16 {
-				b, err := plane.ElementBytes(idx)
+			if widened {
+				v, err := plane.Float64At(idx)
 				if err != nil {
 					return err
 				}
-				f := tensor.BFloat16ToFloat32(binary.LittleEndian.Uint16(b))
-				bw.WriteString(strconv.FormatFloat(float64(f), 'g', -1, 32))
+				bw.WriteString(strconv.FormatFloat(float64(float32(v)), 'g', -1, 32))
 				continue
 			}
 			s, err := plane.ElementString(idx)
@@ -238,7 +275,7 @@ func WriteTSR(ctx context.Context, w io.Writer, t *tensor.Tensor) (note string, 
 		note = "written as TSR4, which stores 4 dims"
 		if t.Rank() < 4 {
 			note = fmt.Sprintf("written as TSR4, which stores 4 dims: shape %s is stored as %s",
-				shapeString(t.Shape()), shapeString(padShape(t.Shape(), 4)))
+				FormatDims(t.Shape()), FormatDims(padShape(t.Shape(), 4)))
 		}
 		return note, ctx.Err()
 	}
@@ -265,14 +302,6 @@ func padShape(shape []int, rank int) []int {
 		out = append(out, 1)
 	}
 	return append(out, shape...)
-}
-
-func shapeString(shape []int) string {
-	parts := make([]string, len(shape))
-	for i, d := range shape {
-		parts[i] = strconv.Itoa(d)
-	}
-	return "[" + strings.Join(parts, ",") + "]"
 }
 
 // TensorPlane returns the 2-D view of t that the inspector's heatmap would
@@ -339,7 +368,7 @@ func (d *Doc) ExportShown(path string, done func(note string, err error)) (*Task
 		return nil, fmt.Errorf("select a tensor with values first")
 	}
 	name := in.Entry().Name
-	return StartTask(d.post, func(ctx context.Context, _ Progress) (string, error) {
+	return Go(d, func(ctx context.Context, _ Progress) (string, error) {
 		return ExportTensorAs(ctx, path, name, t, plane)
 	}, nil, done), nil
 }

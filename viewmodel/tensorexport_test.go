@@ -21,10 +21,23 @@ import (
 	"tensorscope/tensor"
 )
 
-// allDTypes is every valid dtype, in declaration order.
+// allDTypes is every dtype whose elements NumPy holds byte for byte
+// (bfloat16 aside, which is widened), in declaration order: the types
+// these tests compare exported bytes for. TestWriteNPYWidens covers the
+// rest.
 func allDTypes() []tensor.DType {
 	var out []tensor.DType
-	for d := tensor.Bool; d.Valid(); d++ {
+	for d := tensor.Bool; d <= tensor.Void128; d++ {
+		out = append(out, d)
+	}
+	return out
+}
+
+// widenedDTypes is every dtype after those: narrow floats, times, packed
+// and block-quantised types.
+func widenedDTypes() []tensor.DType {
+	var out []tensor.DType
+	for d := tensor.Void128 + 1; d.Valid(); d++ {
 		out = append(out, d)
 	}
 	return out
@@ -577,4 +590,77 @@ func specialValues(t *testing.T, x *tensor.Tensor) *tensor.Tensor {
 		t.Fatal(err)
 	}
 	return y
+}
+
+// Types NumPy has no dtype for are written as float32 values (int64 counts
+// for times), equal to what the core decodes, with a note saying so; their
+// CSV text reads back to the same values.
+func TestWriteNPYWidens(t *testing.T) {
+	ctx := context.Background()
+	for _, dt := range widenedDTypes() {
+		n := 3 * 2 * 256 // whole blocks of every block type
+		size, err := tensor.StorageBytes(dt, int64(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(11, uint64(dt)))
+		b := make([]byte, size)
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		x, err := tensor.FromBytes(b, dt, []int{3, 2, 256})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		note, err := WriteNPY(ctx, &out, x)
+		if !dt.Numeric() { // a block type whose decoder is not registered
+			if err == nil {
+				t.Errorf("%s without a decoder written", dt)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", x, err)
+		}
+		if !strings.Contains(note, dt.String()) {
+			t.Errorf("%s: note %q does not name the type", dt, note)
+		}
+		descr, shape, data := readNPY(t, out.Bytes())
+		want, wantDescr := b, "<i8"
+		if dt != tensor.Datetime64 && dt != tensor.Timedelta64 {
+			wide, err := x.ToFloat32(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, wantDescr = wide.Storage().Bytes(), "<f4"
+		}
+		if descr != wantDescr || fmt.Sprint(shape) != "[3 2 256]" || !bytes.Equal(data, want) {
+			t.Errorf("%s: read back %q %v (bytes equal %v), want %q", dt, descr, shape, bytes.Equal(data, want), wantDescr)
+		}
+		plane, _, err := TensorPlane(x, []int{1, 2}, map[int]int{0: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var csv bytes.Buffer
+		if err := WriteCSV(ctx, &csv, plane); err != nil {
+			t.Fatalf("%s: CSV: %v", dt, err)
+		}
+		first := strings.SplitN(strings.SplitN(csv.String(), "\n", 2)[0], ",", 2)[0]
+		bits := 32 // the float32 that .npy holds
+		if dt == tensor.Datetime64 || dt == tensor.Timedelta64 {
+			bits = 64
+		}
+		got, err := strconv.ParseFloat(first, bits)
+		wantV, err2 := plane.Float64At([]int{0, 0})
+		if err2 != nil {
+			t.Fatal(err2)
+		}
+		if first == "NaT" {
+			got, err = math.NaN(), nil
+		}
+		if err != nil || !(got == wantV || math.IsNaN(got) && math.IsNaN(wantV)) {
+			t.Errorf("%s: CSV field %q, want %v", dt, first, wantV)
+		}
+	}
 }

@@ -32,6 +32,12 @@ type TensorList struct {
 	desc    bool
 	sorted  bool
 	rows    []int
+
+	// The name tree (tensortree.go): when grouped, rows of the list are
+	// the visible rows of tree.
+	grouped   bool
+	collapsed map[string]bool
+	tree      []treeRow
 }
 
 // NewTensorList lists entries in file order.
@@ -47,21 +53,45 @@ func (l *TensorList) SetEntries(entries []*formats.TensorEntry) {
 	l.refresh()
 }
 
-// Len is the number of rows that pass the filter.
-func (l *TensorList) Len() int { return len(l.rows) }
+// Len is the number of rows that pass the filter (in the name tree: the
+// visible group and tensor rows).
+func (l *TensorList) Len() int {
+	if l.grouped {
+		return len(l.tree)
+	}
+	return len(l.rows)
+}
 
 // Total is the number of tensors in the document.
 func (l *TensorList) Total() int { return len(l.entries) }
 
-// Entry returns the tensor shown in row.
-func (l *TensorList) Entry(row int) *formats.TensorEntry { return l.entries[l.rows[row]] }
+// Entry returns the tensor shown in row, or nil for a group row.
+func (l *TensorList) Entry(row int) *formats.TensorEntry {
+	i := l.Index(row)
+	if i < 0 {
+		return nil
+	}
+	return l.entries[i]
+}
 
-// Index returns the document index of the tensor shown in row.
-func (l *TensorList) Index(row int) int { return l.rows[row] }
+// Index returns the document index of the tensor shown in row, or -1 for
+// a group row of the name tree.
+func (l *TensorList) Index(row int) int {
+	if l.grouped {
+		if l.tree[row].group != nil {
+			return -1
+		}
+		return l.tree[row].index
+	}
+	return l.rows[row]
+}
 
 // RowOf returns the row showing document tensor index i, or -1 when it is
-// filtered out.
+// filtered out (or inside a collapsed group, which it expands).
 func (l *TensorList) RowOf(i int) int {
+	if l.grouped {
+		return l.treeRowOf(i)
+	}
 	for r, idx := range l.rows {
 		if idx == i {
 			return r
@@ -72,7 +102,14 @@ func (l *TensorList) RowOf(i int) int {
 
 // Cell is the text of a cell.
 func (l *TensorList) Cell(row int, col TensorColumn) string {
-	e := l.Entry(row)
+	if l.grouped {
+		return l.treeCell(row, col)
+	}
+	return l.flatCell(l.rows[row], col)
+}
+
+func (l *TensorList) flatCell(index int, col TensorColumn) string {
+	e := l.entries[index]
 	switch col {
 	case ColName:
 		return e.Name
@@ -132,6 +169,11 @@ func (l *TensorList) refresh() {
 			l.rows = append(l.rows, i)
 		}
 	}
+	defer func() {
+		if l.grouped {
+			l.buildTree()
+		}
+	}()
 	if !l.sorted {
 		return
 	}
@@ -185,6 +227,13 @@ func elements(e *formats.TensorEntry) int64 {
 func storedBytes(e *formats.TensorEntry) int64 {
 	n := elements(e)
 	if n < 0 || e.DType.Size() == 0 {
+		return e.NBytes
+	}
+	if e.DType.Packed() {
+		// Block and sub-byte types: their units as stored.
+		if b, err := tensor.StorageBytes(e.DType, n); err == nil {
+			return b
+		}
 		return e.NBytes
 	}
 	return n * int64(e.DType.Size())

@@ -7,7 +7,16 @@ import (
 	"strings"
 
 	"tensorscope/formats"
+	"tensorscope/tensor"
 )
+
+// This file is the one place shapes, byte sizes and values are spelt for
+// people: the GUI's panes, the inspector and the command line's info,
+// stats and export notes all use it, so they say the same thing.
+
+// FormatTypedShape spells a dtype and shape compactly, as the inspector's
+// summary line and the tensor core's messages do: "float32[128,784]".
+func FormatTypedShape(dt tensor.DType, shape []int) string { return tensor.FormatShape(dt, shape) }
 
 // FormatDims spells a shape as "[128, 784]" ("[]" for a scalar).
 func FormatDims(shape []int) string {

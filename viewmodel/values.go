@@ -66,12 +66,3 @@ func (in *Inspector) ElementInfo(row, col int) string {
 	}
 	return s
 }
-
-// AxisLabel names plane axis "row" or "col" for the values table header:
-// "axis 2 (size 28)".
-func (in *Inspector) AxisLabel(axis int) string {
-	if in.shown == nil || axis < 0 {
-		return ""
-	}
-	return fmt.Sprintf("axis %d (size %d)", axis, in.shown.Shape()[axis])
-}

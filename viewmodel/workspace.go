@@ -31,7 +31,7 @@ func NewWorkspace(post Poster, prefs Prefs) *Workspace {
 // Open decodes the file at path in the background and appends it as a new
 // tab. done (may be nil) receives the tab or a readable error.
 func (w *Workspace) Open(path string, done func(*Doc, error)) *Task {
-	return StartTask(w.post, func(ctx context.Context, _ Progress) (*formats.Document, error) {
+	return StartTask(w.post, nil, func(ctx context.Context, _ Progress) (*formats.Document, error) {
 		return formats.Open(path)
 	}, nil, func(d *formats.Document, err error) {
 		if err != nil {
@@ -48,7 +48,7 @@ func (w *Workspace) Open(path string, done func(*Doc, error)) *Task {
 
 // OpenBytes opens an in-memory file (the embedded demo model) as a tab.
 func (w *Workspace) OpenBytes(name string, data []byte, done func(*Doc, error)) *Task {
-	return StartTask(w.post, func(ctx context.Context, _ Progress) (*formats.Document, error) {
+	return StartTask(w.post, nil, func(ctx context.Context, _ Progress) (*formats.Document, error) {
 		return formats.OpenBytes(name, data)
 	}, nil, func(d *formats.Document, err error) {
 		w.finishOpen(d, Source{Name: name, Data: data}, OpenError(name, err), done)
@@ -83,7 +83,7 @@ func (w *Workspace) Close(doc *Doc) {
 // the tab's document, keeping its place. On error the old document stays.
 func (w *Workspace) Reload(doc *Doc, done func(error)) *Task {
 	src := doc.Source
-	return StartTask(w.post, func(ctx context.Context, _ Progress) (*formats.Document, error) {
+	return StartTask(w.post, nil, func(ctx context.Context, _ Progress) (*formats.Document, error) {
 		if src.Path != "" {
 			return formats.Open(src.Path)
 		}

@@ -160,6 +160,7 @@ func diffSnapshots(before, after map[string]string) []string {
 var installedTypes = []string{
 	"application/x-tsr-tensor", "application/x-tsr3-tensor", "application/x-tsr4-tensor",
 	"application/x-tengine-tmfile", "application/x-tennis-tsm", "application/x-seetaface-csta",
+	"application/x-datacode-nn", "application/x-gguf",
 	"application/x-datacode-nn",
 	"application/x-npy", "application/x-npz", "application/x-safetensors", "application/x-safetensors-index",
 }

@@ -128,6 +128,16 @@ func realSamples(t *testing.T) []sampleCase {
 	for _, p := range samples.Files(t, "nn", ".nn") {
 		out = append(out, sampleCase{p, "application/x-datacode-nn"})
 	}
+	for _, sub := range []string{"gguf/models", "gguf/vocab-only", "gguf/quantized-llama.cpp", "gguf/quantized-llama.cpp/split", "gguf/edge-cases"} {
+		for _, p := range samples.Files(t, sub, ".gguf") {
+			if strings.Contains(p, "FUGG") {
+				// The pre-release draft (magic "FUGG") is no GGUF file,
+				// though its name says so: it has no type to check.
+				continue
+			}
+			out = append(out, sampleCase{p, "application/x-gguf"})
+		}
+	}
 	out = append(out, numpyAndSafetensorsSamples(t)...)
 	return out
 }
@@ -215,6 +225,7 @@ func TestGlobsNameEveryFormat(t *testing.T) {
 		"application/x-tennis-tsm":     "*.tsm",
 		"application/x-seetaface-csta": "*.csta",
 		"application/x-datacode-nn":    "*.nn",
+		"application/x-gguf":           "*.gguf",
 
 		"application/x-npy":               "*.npy",
 		"application/x-npz":               "*.npz",

@@ -454,7 +454,7 @@ func chain(doc *formats.Document, layers []*layer) *formats.Graph {
 	}
 	prev := value(formats.Value{Name: "input", DType: tensor.Float32, Shape: shapeOf(layers[0].in), Producer: -1, Tensor: -1})
 	for _, l := range layers {
-		n := formats.Node{ID: l.index, Name: l.name, Op: l.typ, Kind: formats.KindOp, Inputs: []int{prev}}
+		n := formats.Node{ID: l.index, Name: l.name, Op: l.typ, Kind: formats.KindOp, Inputs: []int{prev}, Meaning: meaningOf(l)}
 		for _, c := range l.node.Children {
 			if c.Name != "name" && c.Name != "type" && c.IsLeaf() {
 				n.Attrs = append(n.Attrs, formats.Attr{Name: c.Name, Value: c.Value})

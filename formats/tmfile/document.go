@@ -335,6 +335,7 @@ func (b *docBuilder) graph() {
 			gn.Kind = formats.KindInput
 		}
 		gn.Attrs = n.Op.Attrs()
+		gn.Meaning = n.Op.Meaning()
 		gn.Reserved = b.reserved(i, n, &reserved)
 		gn.Inputs = keep(i, n.Name, n.Inputs)
 		gn.Outputs = keep(i, n.Name, n.Outputs)
@@ -349,6 +350,9 @@ func (b *docBuilder) graph() {
 				}
 			}
 		}
+		if n.Op.Type == opConvolution {
+			b.convInChannels(gn)
+		}
 	}
 	if badRefs > 0 {
 		doc.Warn(-1, "%d tensor references point past the %d tensors and were dropped, e.g. %s", badRefs, nt, firstBad)
@@ -362,9 +366,22 @@ func (b *docBuilder) graph() {
 }
 
 const (
-	opConst = 4
-	opInput = 12
+	opConst       = 4
+	opConvolution = 5
+	opInput       = 12
 )
+
+// convInChannels takes a convolution's input channels from its weight
+// ([out, in/groups, kh, kw]) as Tengine itself does (NOTES §tmfile): writers
+// often leave input_channel at 0 or 1.
+func (b *docBuilder) convInChannels(n *formats.Node) {
+	if len(n.Inputs) < 2 {
+		return
+	}
+	if w := b.doc.Tensors[n.Inputs[1]].Shape; len(w) == 4 && w[1] > 0 {
+		n.Meaning.InChannels = w[1] * max(n.Meaning.Groups, 1)
+	}
+}
 
 // reserved lists the node's format-level facts: the op version, dynamic
 // shape, a node id that differs from its index, and TM2_Attr pairs.

@@ -5,15 +5,17 @@ import (
 	"strconv"
 )
 
-//go:generate go run ./internal/opgen -tsv ../../../shared/specs/tmfile/op-params.tsv -o optable_gen.go
+//go:generate go run ./internal/opgen -tsv ../../../shared/specs/tmfile/op-params.tsv -meaning op-meaning.tsv -o optable_gen.go
 
-// opInfo is one operator of op-params.tsv: its name and param struct.
+// opInfo is one operator of op-params.tsv: its name and param struct, and
+// what op-meaning.tsv says it means.
 type opInfo struct {
-	Name   string // opstr: what the viewer shows
-	CName  string // TM2_OPTYPE_ suffix
-	Struct string // param struct name; "" when the op takes none
-	Size   int    // size of the newest layout of the struct
-	Fields []paramField
+	Name    string // opstr: what the viewer shows
+	CName   string // TM2_OPTYPE_ suffix
+	Struct  string // param struct name; "" when the op takes none
+	Size    int    // size of the newest layout of the struct
+	Fields  []paramField
+	Meaning opMeaning
 }
 
 // paramField is one field of a param struct.
@@ -56,6 +58,7 @@ func init() {
 		for i := range info.Fields {
 			info.Fields[i].enum = paramEnums[info.Name+"."+info.Fields[i].Name]
 		}
+		info.Meaning.resolve(info)
 	}
 }
 

@@ -246,6 +246,7 @@ func (b *docBuilder) node(g *formats.Graph, i int) {
 	if n.Kind == formats.KindConst && src.Param("value") == nil {
 		b.warn(src.Offset, "node %d is %s but has no \"value\" parameter", i, n.Op)
 	}
+	n.Meaning = meaningOf(n.Op, n.Attrs)
 }
 
 // repeated reports whether params[j]'s name appeared before it; seen

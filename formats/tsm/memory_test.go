@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"runtime"
 	"testing"
+	"unsafe"
 
 	"tensorscope/formats"
 )
@@ -20,13 +21,20 @@ func allocated(t *testing.T, id string, data []byte) (uint64, *formats.Document)
 	return after.TotalAlloc - before.TotalAlloc, doc
 }
 
+// modelGrowth is how much the document model of one node (its Node and
+// its one Value) has grown beyond 144 + 64 bytes.
+const modelGrowth = uint64(unsafe.Sizeof(formats.Node{})+unsafe.Sizeof(formats.Value{})) - (144 + 64)
+
 // TestHostileMemory decodes modules built to cost the most memory per
 // byte — a constant packing 5-byte VOID fields, a node packing them into
 // one parameter, a flood of minimal nodes, a .csta tree of 1-byte nil
 // pieces — and requires that decoding allocates at most 20 times the
-// file's size. The worst is a flood of 26-byte nodes: each costs about
-// 400 bytes of model (formats.Node alone is 144). A real module allocates
-// about 7% of its size, since tensor data is never copied.
+// file's size, plus, per graph node, what the shared document model
+// (formats.Node and formats.Value) has grown since that bound was set,
+// when they were 144 and 64 bytes: codecs for other formats add fields
+// there, and this test bounds what TenniS decoding itself spends. The
+// worst is a flood of 26-byte nodes. A real module allocates about 7% of
+// its size, since tensor data is never copied.
 func TestHostileMemory(t *testing.T) {
 	const size = 1 << 20
 	voids := make([]Tensor, size/5)
@@ -56,8 +64,12 @@ func TestHostileMemory(t *testing.T) {
 		n, doc := allocated(t, c.id, c.data)
 		ratio := float64(n) / float64(len(c.data))
 		t.Logf("%s: %d bytes allocated for %d (%.1f×)", name, n, len(c.data), ratio)
-		if ratio > 20 {
-			t.Errorf("%s: decoding %d bytes allocated %d (%.1f×)", name, len(c.data), n, ratio)
+		budget := 20 * uint64(len(c.data))
+		if doc != nil && doc.Graph != nil {
+			budget += uint64(len(doc.Graph.Nodes)) * modelGrowth
+		}
+		if n > budget {
+			t.Errorf("%s: decoding %d bytes allocated %d (%.1f×), over %d", name, len(c.data), n, ratio, budget)
 		}
 		if c.id == "tsm" && (doc == nil || doc.Graph == nil) {
 			t.Errorf("%s did not decode", name)

@@ -3,7 +3,7 @@ package layout
 import "testing"
 
 func benchLayout(b *testing.B, n int) {
-	g := GenerateCNN(n).Graph()
+	g := GenerateCNN(n).Graph(tengineTitle)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {

@@ -1,11 +1,15 @@
 package layout
 
-import "slices"
+import (
+	"context"
+	"slices"
+)
 
 // layered is one component as a proper layered graph: every edge joins
 // adjacent layers, long edges running through chains of dummy vertices.
 // Vertices 0..n-1 are the component's nodes, n..nv-1 the dummies.
 type layered struct {
+	ctx     context.Context // nil or the layout's; checked between sweeps
 	n, nv   int
 	layers  int
 	layer   []int32   // per vertex

@@ -1,17 +1,45 @@
 package layout
 
-import "math"
+import (
+	"context"
+	"math"
+)
 
 // Layout places g. It fails only on malformed input (an edge naming a node
 // that does not exist, a negative or non-finite size); any graph shape,
 // cycles and self-loops included, is laid out.
 func Layout(g *Graph, opt Options) (*Result, error) {
+	return LayoutContext(context.Background(), g, opt)
+}
+
+// LayoutContext is Layout that stops soon after ctx is cancelled (between
+// components and between ordering sweeps) and returns ctx's error.
+func LayoutContext(ctx context.Context, g *Graph, opt Options) (res *Result, err error) {
 	if err := g.validate(); err != nil {
 		return nil, err
 	}
 	opt = opt.withDefaults()
-	r := &run{g: g, opt: opt}
+	r := &run{g: g, opt: opt, ctx: ctx}
+	defer func() {
+		if rec := recover(); rec != nil {
+			if s, ok := rec.(stopped); ok {
+				res, err = nil, s.err
+				return
+			}
+			panic(rec)
+		}
+	}()
 	return r.layout(), nil
+}
+
+// stopped carries a cancelled context's error out of a layout's depths.
+type stopped struct{ err error }
+
+// checkpoint abandons the layout when its context is done.
+func checkpoint(ctx context.Context) {
+	if ctx != nil && ctx.Err() != nil {
+		panic(stopped{ctx.Err()})
+	}
 }
 
 // run holds the layout of one graph while it is being computed. Coordinates
@@ -20,6 +48,7 @@ func Layout(g *Graph, opt Options) (*Result, error) {
 type run struct {
 	g   *Graph
 	opt Options
+	ctx context.Context
 	res *Result
 
 	local []int32 // node index within its component
@@ -67,10 +96,13 @@ func (r *run) layout() *Result {
 	r.res.Stats.Components = len(compNodes)
 	boxes := make([]Rect, len(compNodes))
 	for c := range compNodes {
+		checkpoint(r.ctx)
 		boxes[c] = r.component(compNodes[c], compEdges[c])
 	}
+	checkpoint(r.ctx)
 	r.selfLoops()
 	r.pack(compNodes, compEdges, boxes)
+	checkpoint(r.ctx)
 	r.finish()
 	return r.res
 }
@@ -99,6 +131,7 @@ func (r *run) component(nodes, edges []int32) Rect {
 	}
 	reversed := make([]bool, m)
 	breakCycles(n, from, to, reversed)
+	checkpoint(r.ctx)
 	for i := range from {
 		if reversed[i] {
 			from[i], to[i] = to[i], from[i]
@@ -106,6 +139,7 @@ func (r *run) component(nodes, edges []int32) Rect {
 		}
 	}
 	layer, layers := assignLayers(n, from, to)
+	checkpoint(r.ctx)
 	res.Stats.Layers = max(res.Stats.Layers, layers)
 
 	width := make([]float64, n)
@@ -134,11 +168,14 @@ func (r *run) component(nodes, edges []int32) Rect {
 		uf, ut = append(uf, from[i]), append(ut, to[i])
 	}
 	lg := newLayered(n, uf, ut, layer, layers, width, height)
+	lg.ctx = r.ctx
 	res.Stats.Dummies += lg.nv - n
+	checkpoint(r.ctx)
 	baseline, final := order(lg)
 	res.Stats.BaselineCrossings += baseline
 	res.Stats.Crossings += final
 	x := assignX(lg, r.opt.NodeSep, r.opt.EdgeSep)
+	checkpoint(r.ctx)
 
 	// Layer bands: each as tall as its tallest node; gaps fit edge labels.
 	bandH := make([]float64, layers)
@@ -181,6 +218,9 @@ func (r *run) component(nodes, edges []int32) Rect {
 		laneEdge[i] = -1
 	}
 	for i, e := range edges {
+		if i%4096 == 4095 {
+			checkpoint(r.ctx)
+		}
 		start := int32(len(r.pts))
 		r.routeStart[e] = start
 		a, b := from[i], to[i]

@@ -54,10 +54,10 @@ func TestGeneratedCNN(t *testing.T) {
 	for _, n := range []int{1, 2, 5, 10, 37, 200, 1000} {
 		for _, dir := range []Direction{TopToBottom, LeftToRight} {
 			gen := GenerateCNN(n)
-			if len(gen.Ops) != n {
-				t.Fatalf("GenerateCNN(%d) made %d nodes", n, len(gen.Ops))
+			if len(gen.Roles) != n {
+				t.Fatalf("GenerateCNN(%d) made %d nodes", n, len(gen.Roles))
 			}
-			g := gen.Graph()
+			g := gen.Graph(tengineTitle)
 			res := mustLayout(t, g, Options{Direction: dir})
 			if res.Stats.Reversed != 0 || res.Stats.Components != 1 || res.Stats.Detours != 0 {
 				t.Errorf("n=%d %v: %+v", n, dir, res.Stats)
@@ -76,7 +76,7 @@ func TestGeneratedCNN(t *testing.T) {
 // straight: every conv → bn → relu run shares one x.
 func TestCNNChainsStraight(t *testing.T) {
 	gen := GenerateCNN(500)
-	g := gen.Graph()
+	g := gen.Graph(tengineTitle)
 	res := mustLayout(t, g, Options{})
 	if res.Stats.Crossings != 0 {
 		t.Errorf("crossings = %d, want 0", res.Stats.Crossings)
@@ -97,7 +97,7 @@ func TestCNNChainsStraight(t *testing.T) {
 }
 
 func TestDirectionTransposes(t *testing.T) {
-	g := GenerateCNN(60).Graph()
+	g := GenerateCNN(60).Graph(tengineTitle)
 	tb := mustLayout(t, g, Options{Direction: TopToBottom})
 	lr := mustLayout(t, g, Options{Direction: LeftToRight})
 	// Edges flow down in one and right in the other.
@@ -174,14 +174,14 @@ func TestLongCycleNoRecursion(t *testing.T) {
 
 func TestDisconnectedComponents(t *testing.T) {
 	a := GenerateCNN(30)
-	g := a.Graph()
+	g := a.Graph(tengineTitle)
 	// Append 40 isolated nodes and a second copy of the network.
 	base := len(g.Nodes)
 	for range 40 {
 		g.Nodes = append(g.Nodes, Node{Width: 60, Height: 30})
 	}
 	second := len(g.Nodes)
-	g.Nodes = append(g.Nodes, a.Graph().Nodes...)
+	g.Nodes = append(g.Nodes, a.Graph(tengineTitle).Nodes...)
 	for _, e := range a.Edges {
 		g.Edges = append(g.Edges, Edge{From: e.From + second, To: e.To + second})
 	}
@@ -203,7 +203,7 @@ func TestDisconnectedComponents(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
-	for _, g := range []*Graph{GenerateCNN(800).Graph(), randomGraph(7, 300, 500, false)} {
+	for _, g := range []*Graph{GenerateCNN(800).Graph(tengineTitle), randomGraph(7, 300, 500, false)} {
 		a := mustLayout(t, g, Options{})
 		for range 3 {
 			b := mustLayout(t, g, Options{})
@@ -258,7 +258,7 @@ func nan() float64 { var z float64; return z / z }
 
 func TestLabelsInGaps(t *testing.T) {
 	gen := GenerateCNN(40)
-	g := gen.Graph()
+	g := gen.Graph(tengineTitle)
 	for j := range g.Edges {
 		g.Edges[j].LabelWidth, g.Edges[j].LabelHeight = 70, 14
 	}
@@ -301,7 +301,7 @@ func TestSourcesNextToConsumers(t *testing.T) {
 // segments priority in conflicts; without that, about two thirds of the
 // long edges of these random graphs bend.
 func TestLongEdgesStraight(t *testing.T) {
-	graphs := []*Graph{GenerateCNN(2000).Graph()}
+	graphs := []*Graph{GenerateCNN(2000).Graph(tengineTitle)}
 	for seed := uint64(0); seed < 100; seed++ {
 		graphs = append(graphs, randomGraph(seed, 60, 120, true))
 	}

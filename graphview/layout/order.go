@@ -154,6 +154,7 @@ func (o *orderer) reindex() {
 // barycenter or weighted median. Vertices without neighbours on that side
 // keep their places.
 func (o *orderer) sweep(downwards, median bool) {
+	checkpoint(o.g.ctx)
 	g := o.g
 	if downwards {
 		for l := 1; l < g.layers; l++ {

@@ -17,6 +17,7 @@ func assignX(g *layered, nodeSep, edgeSep float64) []float64 {
 	b := newBK(g, nodeSep, edgeSep)
 	var xs [4][]float64
 	for i := range xs {
+		checkpoint(g.ctx)
 		xs[i] = b.alignment(i&1 == 1, i&2 == 2)
 	}
 	// Align the four candidates to the narrowest one: left alignments by

@@ -19,21 +19,36 @@ package earlyenv
 
 import "os"
 
-// HeadlessCommands are the subcommands that never open a window.
-var HeadlessCommands = []string{"info", "stats", "render", "export", "help", "version",
-	"-h", "-help", "--help", "-version", "--version"}
+// Subcommands are the headless subcommands: the one list of them. The
+// command line registers an implementation for each (and refuses to
+// register any other name), and they never touch the display.
+var Subcommands = []string{"info", "stats", "render", "export", "diff"}
+
+// HelpArgs ask for the usage and VersionArgs for the version; they run
+// headless too.
+var (
+	HelpArgs    = []string{"help", "-h", "-help", "--help"}
+	VersionArgs = []string{"version", "-version", "--version"}
+)
 
 func init() {
 	fixLocale()
-	if len(os.Args) > 1 && isHeadless(os.Args[1]) {
+	if len(os.Args) > 1 && IsHeadless(os.Args[1]) {
 		os.Unsetenv("DISPLAY")
 		os.Unsetenv("WAYLAND_DISPLAY")
 	}
 }
 
-func isHeadless(arg string) bool {
-	for _, c := range HeadlessCommands {
-		if arg == c {
+// IsHeadless reports whether a first argument runs without a window.
+func IsHeadless(arg string) bool {
+	return Contains(Subcommands, arg) || Contains(HelpArgs, arg) || Contains(VersionArgs, arg)
+}
+
+// Contains reports whether list holds s. (This package imports only os,
+// so it cannot use slices.Contains.)
+func Contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
 			return true
 		}
 	}

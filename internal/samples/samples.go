@@ -5,6 +5,7 @@
 package samples
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -63,9 +64,17 @@ func Files(tb testing.TB, sub string, exts ...string) []string {
 	return out
 }
 
+// maxFuzzSeed is the largest sample Seed adds to the corpus of a run that
+// fuzzes (go test -fuzz). Mutating a multi-megabyte file runs about once a
+// second and minimising what it finds takes a minute, so such seeds only
+// stall the fuzzer; plain `go test` still runs every sample through the
+// fuzz function.
+const maxFuzzSeed = 128 << 10
+
 // Seed adds every sample file of sub (ending in one of exts) to a fuzz
-// corpus. Fuzzing without the samples still works from the other seeds, so
-// a missing folder only logs (or fails under CI=true).
+// corpus; when fuzzing, only those up to maxFuzzSeed bytes. Fuzzing
+// without the samples still works from the other seeds, so a missing
+// folder only logs (or fails under CI=true).
 func Seed(f *testing.F, sub string, exts ...string) {
 	f.Helper()
 	d := filepath.Join(Root(), sub)
@@ -76,13 +85,27 @@ func Seed(f *testing.F, sub string, exts ...string) {
 		f.Logf("sample folder %s is missing; fuzzing from generated seeds only", d)
 		return
 	}
+	left := 0
 	for _, p := range Files(f, sub, exts...) {
+		if st, err := os.Stat(p); err == nil && st.Size() > maxFuzzSeed && fuzzing() {
+			left++
+			continue
+		}
 		b, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)
 		}
 		f.Add(b)
 	}
+	if left > 0 {
+		f.Logf("fuzzing: %d samples of %s over %d KiB are left out of the corpus (go test runs them all)", left, sub, maxFuzzSeed>>10)
+	}
+}
+
+// fuzzing reports whether the test binary runs with -fuzz.
+func fuzzing() bool {
+	fl := flag.Lookup("test.fuzz")
+	return fl != nil && fl.Value.String() != ""
 }
 
 func hasExt(name string, exts []string) bool {

@@ -1,10 +1,12 @@
-package ui
+package headless
 
 import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"flag"
+	"fmt"
 	"image"
 	"image/png"
 	"math"
@@ -22,7 +24,7 @@ import (
 	"tensorscope/viewmodel"
 )
 
-var updateRender = flag.Bool("update-render", false, "rewrite the golden images in testdata/render/")
+var updateRender = flag.Bool("update-render", false, "rewrite the golden images in testdata/")
 
 // Render fixtures are written by the project's own encoders into a
 // temporary directory: Render reopens files by path, as the GUI does.
@@ -153,9 +155,81 @@ func tensorNamed(t *testing.T, doc *formats.Document, name string) int {
 	return -1
 }
 
+// RenderOptions is a test case's Options with the settings spelt as the
+// render command's flags give them.
+type RenderOptions struct {
+	View          string
+	Width, Height int
+	Dark          bool
+	Tensor        int
+	Settings      InspectorSettings
+}
+
+// InspectorSettings are settings as flags spell them; zero values keep the
+// defaults.
+type InspectorSettings struct {
+	Axes       []int
+	Index      map[int]int
+	Colormap   string
+	Range      viewmodel.RangeMode
+	Lo, Hi     float64
+	Bins       int
+	Reduction  string
+	Dequantise bool
+	LogCounts  bool
+	PlaneHist  bool
+}
+
+// options makes Options through the viewmodel's setters, as the render
+// command does; the range applies to the histogram for its view.
+func (o RenderOptions) options() (Options, error) {
+	s := viewmodel.DefaultInspectorSettings()
+	f := o.Settings
+	var errs []error
+	if f.Axes != nil {
+		if len(f.Axes) != 2 {
+			errs = append(errs, fmt.Errorf("axes %v", f.Axes))
+		} else {
+			errs = append(errs, s.SetAxes(f.Axes[0], f.Axes[1]))
+		}
+	}
+	for a, i := range f.Index {
+		errs = append(errs, s.SetIndex(a, i))
+	}
+	if f.Colormap != "" {
+		errs = append(errs, s.SetColormap(f.Colormap))
+	}
+	if o.View == ViewHistogram {
+		errs = append(errs, s.SetHistRange(f.Range, f.Lo, f.Hi))
+	} else {
+		errs = append(errs, s.SetRange(f.Range, f.Lo, f.Hi))
+	}
+	if f.Bins != 0 {
+		errs = append(errs, s.SetHistBins(f.Bins))
+	}
+	if f.Reduction != "" {
+		errs = append(errs, s.SetReduction(f.Reduction))
+	}
+	s.Dequantise, s.HistLog = f.Dequantise, f.LogCounts
+	if f.PlaneHist {
+		s.HistScope = viewmodel.HistPlane
+	}
+	opt := Options{View: o.View, Width: o.Width, Height: o.Height, Dark: o.Dark, Tensor: o.Tensor, Settings: s}
+	return opt, errors.Join(errs...)
+}
+
+// renderWith renders through the setters and Render.
+func renderWith(ctx context.Context, doc *formats.Document, o RenderOptions) (image.Image, error) {
+	opt, err := o.options()
+	if err != nil {
+		return nil, err
+	}
+	return Render(ctx, doc, opt)
+}
+
 func render(t *testing.T, doc *formats.Document, opt RenderOptions) image.Image {
 	t.Helper()
-	img, err := Render(context.Background(), doc, opt)
+	img, err := renderWith(context.Background(), doc, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +243,7 @@ func render(t *testing.T, doc *formats.Document, opt RenderOptions) image.Image 
 // a difference it writes img to testdata/failed/render/name.
 func assertGolden(t *testing.T, name string, img image.Image) {
 	t.Helper()
-	master := filepath.Join("testdata", "render", name)
+	master := filepath.Join("testdata", name)
 	if *updateRender {
 		if err := writePNG(master, img); err != nil {
 			t.Fatal(err)
@@ -186,7 +260,7 @@ func assertGolden(t *testing.T, name string, img image.Image) {
 		t.Fatal(err)
 	}
 	if diff, first := differentPixels(want, img); diff > 0 {
-		failed := filepath.Join("testdata", "failed", "render", name)
+		failed := filepath.Join("testdata", "failed", name)
 		if err := writePNG(failed, img); err != nil {
 			t.Fatal(err)
 		}
@@ -242,7 +316,7 @@ func TestRenderGolden(t *testing.T) {
 			Settings: InspectorSettings{Axes: []int{2, 1}, Index: map[int]int{0: 2}, Colormap: "coolwarm (diverging)",
 				Range: viewmodel.RangeSymmetric}}},
 		{"heatmap_large_absmax.png", large, RenderOptions{View: ViewHeatmap, Width: 640, Height: 480, Tensor: -1,
-			Settings: InspectorSettings{Colormap: "grayscale", Reduction: 3, Range: viewmodel.RangeManual, Lo: 0, Hi: 1.2}}},
+			Settings: InspectorSettings{Colormap: "grayscale", Reduction: "absmax", Range: viewmodel.RangeManual, Lo: 0, Hi: 1.2}}},
 		{"heatmap_tsm.png", module, RenderOptions{View: ViewHeatmap, Width: 360, Height: 300, Tensor: tensorNamed(t, module, "conv.weight"),
 			Settings: InspectorSettings{Index: map[int]int{0: 5, 1: 2}}}},
 		{"histogram_wave.png", wave, RenderOptions{View: ViewHistogram, Width: 520, Height: 360, Tensor: -1}},
@@ -332,6 +406,31 @@ func TestRenderSettingsTakeEffect(t *testing.T) {
 	}
 }
 
+// Graph settings change what is drawn: each differs from the default.
+func TestRenderGraphSettingsTakeEffect(t *testing.T) {
+	cnn := openFile(t, "cnn.tmfile", cnnTmfile(t))
+	base := Options{View: ViewGraph, Width: 400, Height: 600, Tensor: -1}
+	def := render(t, cnn, RenderOptions{View: ViewGraph, Width: 400, Height: 600, Tensor: -1})
+	lr, consts, sel, zoomed := viewmodel.DefaultGraphSettings(), viewmodel.DefaultGraphSettings(), viewmodel.DefaultGraphSettings(), viewmodel.DefaultGraphSettings()
+	for _, err := range []error{lr.SetDirection("lr"), sel.SelectNamed(cnn, "stem_conv"), zoomed.SetViewport(1, 100, 100)} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	consts.ShowConstants = true
+	for name, g := range map[string]viewmodel.GraphSettings{"lr": lr, "constants": consts, "selection": sel, "viewport": zoomed} {
+		opt := base
+		opt.Graph = &g
+		img, err := Render(context.Background(), cnn, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, _ := differentPixels(def, img); n == 0 {
+			t.Errorf("graph settings %s drew the default graph", name)
+		}
+	}
+}
+
 func TestRenderErrors(t *testing.T) {
 	wave := openFile(t, "wave.tsr", waveTSR(t))
 	module := openFile(t, "small.tsm", smallTSM(t))
@@ -357,7 +456,7 @@ func TestRenderErrors(t *testing.T) {
 		{wave, RenderOptions{View: ViewHeatmap, Tensor: 0, Settings: InspectorSettings{Index: map[int]int{7: 0}}}, "no axis 7"},
 		{wave, RenderOptions{View: ViewHeatmap, Tensor: 0, Settings: InspectorSettings{Colormap: "jet"}}, "unknown colour map"},
 		{wave, RenderOptions{View: ViewHistogram, Tensor: 0, Settings: InspectorSettings{Range: viewmodel.RangeSymmetric}}, "symmetric"},
-		{wave, RenderOptions{View: ViewHeatmap, Tensor: 0, Settings: InspectorSettings{Range: viewmodel.RangeManual, Lo: 1, Hi: 1}}, "low < high"},
+		{wave, RenderOptions{View: ViewHeatmap, Tensor: 0, Settings: InspectorSettings{Range: viewmodel.RangeManual, Lo: 1, Hi: 1}}, "low below high"},
 		{wave, RenderOptions{View: ViewHeatmap, Tensor: 0}, "needs at least"},
 		{wave, RenderOptions{View: ViewWindow, Tensor: 0}, "needs at least"},
 	}
@@ -366,7 +465,7 @@ func TestRenderErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		c.opt.Width, c.opt.Height = 200, 150
-		_, err := Render(context.Background(), c.doc, c.opt)
+		_, err := renderWith(context.Background(), c.doc, c.opt)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s %+v: error %v, want one mentioning %q", c.opt.View, c.opt.Settings, err, c.want)
 		}
@@ -378,7 +477,7 @@ func TestRenderCancelled(t *testing.T) {
 	wave := openFile(t, "wave.tsr", waveTSR(t))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := Render(ctx, wave, RenderOptions{View: ViewHeatmap, Width: 100, Height: 100, Tensor: -1})
+	_, err := renderWith(ctx, wave, RenderOptions{View: ViewHeatmap, Width: 100, Height: 100, Tensor: -1})
 	if err != context.Canceled {
 		t.Fatalf("error %v, want context.Canceled", err)
 	}
@@ -400,4 +499,19 @@ func TestGraphScene(t *testing.T) {
 	if _, _, err := GraphScene(wave, false); err == nil {
 		t.Error("a TSR file has a graph scene")
 	}
+}
+
+// float32Tensor makes a tensor of shape whose element i is f(i).
+func float32Tensor(t *testing.T, shape []int, f func(i int) float32) *tensor.Tensor {
+	t.Helper()
+	n, _ := tensor.NumElements(shape)
+	b := make([]byte, 4*n)
+	for i := 0; i < n; i++ {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f(i)))
+	}
+	x, err := tensor.FromBytes(b, tensor.Float32, shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
 }

@@ -1,4 +1,9 @@
-package ui
+// Package headless draws the viewer's views off-screen with Fyne's software
+// painter, for the render and export commands and for tests: the same
+// widgets the GUI shows, built from a viewmodel brought to the requested
+// settings and settled (every computation finished), never driven through
+// their controls.
+package headless
 
 import (
 	"context"
@@ -8,8 +13,6 @@ import (
 	"image/color"
 	"math"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +23,7 @@ import (
 
 	"tensorscope/formats"
 	"tensorscope/graphview"
+	"tensorscope/ui"
 	"tensorscope/viewmodel"
 )
 
@@ -31,11 +35,11 @@ const (
 	ViewWindow    = "window"    // the main window showing the file's tab
 )
 
-// RenderViews lists the views in the order usage text gives them.
-var RenderViews = []string{ViewHeatmap, ViewHistogram, ViewGraph, ViewWindow}
+// Views lists the views in the order usage text gives them.
+var Views = []string{ViewHeatmap, ViewHistogram, ViewGraph, ViewWindow}
 
-// RenderOptions is the state a headless render shows.
-type RenderOptions struct {
+// Options is the state a headless render shows.
+type Options struct {
 	View          string
 	Width, Height int  // pixels; the canvas scale is 1
 	Dark          bool // the dark theme variant instead of the light one
@@ -43,33 +47,27 @@ type RenderOptions struct {
 	// heatmap and histogram then show the first tensor with numeric data,
 	// and the window shows a model's Graph pane (a file without a graph:
 	// the Tensors pane with that first tensor selected).
-	Tensor   int
-	Settings InspectorSettings
-}
-
-// InspectorSettings are the inspector's controls as a user would set them.
-// Zero values keep the GUI's defaults.
-type InspectorSettings struct {
-	Axes       []int       // row and column axis, nil for the last two
-	Index      map[int]int // axis → index for axes not plotted
-	Colormap   string      // one of viewmodel.ColormapNames
-	Range      viewmodel.RangeMode
-	Lo, Hi     float64 // the manual range (heatmap colours, or the histogram's bins)
-	Bins       int     // histogram bins, 1..4096
-	Reduction  int     // index into viewmodel.Reductions
-	Dequantise bool
-	LogCounts  bool
-	PlaneHist  bool // histogram of the heatmap's plane, not the whole tensor
+	Tensor int
+	// Settings are the inspector's, made with
+	// viewmodel.DefaultInspectorSettings and its setters; the zero value
+	// means the defaults.
+	Settings viewmodel.InspectorSettings
+	// Graph are the graph view's settings, made with
+	// viewmodel.DefaultGraphSettings and its setters; nil means the
+	// defaults. The graph view shows them.
+	Graph *viewmodel.GraphSettings
 }
 
 // Render draws a view of doc off-screen with Fyne's software painter:
-// the same widgets the GUI shows, brought to the requested state through
-// the same viewmodel code and controls, captured once every background
-// computation has finished. The views that need a document tab (heatmap,
+// the same widgets the GUI shows, built from a viewmodel given the
+// requested settings, captured once it reports itself ready. The views that need a document tab (heatmap,
 // histogram, window) open doc.Path again through a viewmodel.Workspace, as
 // the GUI does; doc itself is only read. Render makes a Fyne test app the
 // current app: one render at a time per process.
-func Render(ctx context.Context, doc *formats.Document, opt RenderOptions) (img image.Image, err error) {
+func Render(ctx context.Context, doc *formats.Document, opt Options) (img image.Image, err error) {
+	if opt.Settings.Colormap == nil {
+		opt.Settings = viewmodel.DefaultInspectorSettings()
+	}
 	if opt.Width < 1 || opt.Height < 1 {
 		return nil, fmt.Errorf("render size %d×%d is empty", opt.Width, opt.Height)
 	}
@@ -79,13 +77,17 @@ func Render(ctx context.Context, doc *formats.Document, opt RenderOptions) (img 
 		defer h.close()
 		switch opt.View {
 		case ViewGraph:
-			img, err = h.renderGraph(doc, size)
+			gs := viewmodel.DefaultGraphSettings()
+			if opt.Graph != nil {
+				gs = *opt.Graph
+			}
+			img, err = h.renderGraph(doc, gs, size)
 		case ViewHeatmap, ViewHistogram:
 			img, err = h.renderInspector(ctx, doc, opt, size)
 		case ViewWindow:
 			img, err = h.renderWindow(ctx, doc, opt, size)
 		default:
-			err = fmt.Errorf("unknown view %q (choose %s)", opt.View, strings.Join(RenderViews, ", "))
+			err = fmt.Errorf("unknown view %q (choose %s)", opt.View, strings.Join(Views, ", "))
 		}
 	})
 	return img, err
@@ -141,13 +143,15 @@ func newHeadless(dark bool) *headless {
 	return h
 }
 
-// close waits for cancelled work still reading mapped files, then releases
-// the documents the render opened.
+// close releases the documents the render opened and waits until they are
+// unmapped, that is until cancelled work still reading them has returned:
+// a render leaves nothing running behind it.
 func (h *headless) close() {
-	for viewmodel.RunningTasks() > 0 {
-		time.Sleep(time.Millisecond)
-	}
+	docs := h.ws.Docs
 	h.ws.CloseAll()
+	for _, d := range docs {
+		<-d.Doc.Unmapped()
+	}
 	h.win.Close()
 }
 
@@ -160,14 +164,12 @@ func (h *headless) palette() graphview.Palette {
 // way to stop earlier.
 const settleTimeout = 30 * time.Minute
 
-// settle runs posted functions until no task is running, nothing is
-// queued and ready (nil for always) holds. A task posts its result before
-// it stops counting, so once none runs and the queue is empty, nothing
-// more arrives unless the functions run here start new work.
+// settle runs posted functions on the calling goroutine (the UI one)
+// until ready holds with nothing queued, or ctx is cancelled. ready is a
+// viewmodel's own signal (Inspector.Ready, a layout's channel), read on
+// this goroutine, so it cannot change while it is checked.
 func (h *headless) settle(ctx context.Context, ready func() bool) error {
-	busy := func() bool {
-		return ctx.Err() == nil && (viewmodel.RunningTasks() > 0 || (ready != nil && !ready()))
-	}
+	busy := func() bool { return ctx.Err() == nil && !ready() }
 	if !h.app.drv.queue.Drain(busy, settleTimeout) {
 		return fmt.Errorf("background work did not finish in %v", settleTimeout)
 	}
@@ -199,15 +201,22 @@ func resize(win fyne.Window, size fyne.Size) error {
 }
 
 func (h *headless) graphScene(doc *formats.Document) (*graphview.Scene, error) {
-	if doc.Graph == nil {
-		return nil, fmt.Errorf("this %s has no graph", doc.FormatName)
-	}
-	m := viewmodel.NewGraphModel(doc, false)
-	return graphview.NewScene(m.View(), graphview.SceneOptions{Direction: graphview.TopToBottom})
+	s, _, err := h.graphSceneWith(doc, viewmodel.DefaultGraphSettings())
+	return s, err
 }
 
-func (h *headless) renderGraph(doc *formats.Document, size fyne.Size) (image.Image, error) {
-	s, err := h.graphScene(doc)
+// graphSceneWith lays doc's graph out as settings ask.
+func (h *headless) graphSceneWith(doc *formats.Document, settings viewmodel.GraphSettings) (*graphview.Scene, *viewmodel.GraphModel, error) {
+	if doc.Graph == nil {
+		return nil, nil, fmt.Errorf("this %s has no graph", doc.FormatName)
+	}
+	m := viewmodel.NewGraphModel(doc, settings.ShowConstants)
+	s, err := graphview.NewScene(m.View(), graphview.SceneOptions{Direction: settings.Direction})
+	return s, m, err
+}
+
+func (h *headless) renderGraph(doc *formats.Document, settings viewmodel.GraphSettings, size fyne.Size) (image.Image, error) {
+	s, m, err := h.graphSceneWith(doc, settings)
 	if err != nil {
 		return nil, err
 	}
@@ -218,15 +227,21 @@ func (h *headless) renderGraph(doc *formats.Document, size fyne.Size) (image.Ima
 		return nil, err
 	}
 	v.Fit()
+	ui.ShowGraphSettings(v, m, settings)
 	return h.win.Canvas().Capture(), nil
 }
 
-// open opens doc's file again through the workspace, as the GUI does.
-func (h *headless) open(ctx context.Context, doc *formats.Document, open func(done func(*viewmodel.Doc, error))) (*viewmodel.Doc, error) {
+// open opens doc's file again through the workspace ws, as the GUI does.
+func (h *headless) open(ctx context.Context, doc *formats.Document, ws *viewmodel.Workspace) (*viewmodel.Doc, error) {
 	var d *viewmodel.Doc
 	var openErr error
 	finished := false
-	open(func(vd *viewmodel.Doc, err error) { d, openErr, finished = vd, err, true })
+	done := func(vd *viewmodel.Doc, err error) { d, openErr, finished = vd, err, true }
+	if doc.Path != "" {
+		ws.Open(doc.Path, done)
+	} else {
+		ws.OpenBytes(docName(doc), doc.Bytes(), done)
+	}
 	if err := h.settle(ctx, func() bool { return finished }); err != nil {
 		return nil, err
 	}
@@ -236,18 +251,8 @@ func (h *headless) open(ctx context.Context, doc *formats.Document, open func(do
 	return d, nil
 }
 
-func (h *headless) openFunc(doc *formats.Document, ws *viewmodel.Workspace) func(done func(*viewmodel.Doc, error)) {
-	return func(done func(*viewmodel.Doc, error)) {
-		if doc.Path != "" {
-			ws.Open(doc.Path, done)
-		} else {
-			ws.OpenBytes(docName(doc), doc.Bytes(), done)
-		}
-	}
-}
-
-func (h *headless) renderInspector(ctx context.Context, doc *formats.Document, opt RenderOptions, size fyne.Size) (image.Image, error) {
-	d, err := h.open(ctx, doc, h.openFunc(doc, h.ws))
+func (h *headless) renderInspector(ctx context.Context, doc *formats.Document, opt Options, size fyne.Size) (image.Image, error) {
+	d, err := h.open(ctx, doc, h.ws)
 	if err != nil {
 		return nil, err
 	}
@@ -255,11 +260,14 @@ func (h *headless) renderInspector(ctx context.Context, doc *formats.Document, o
 	if err != nil {
 		return nil, err
 	}
-	v := newInspectorView(h.win, d)
-	if err := h.inspect(ctx, v, i, opt.Settings, opt.View == ViewHistogram, func() { v.show(i) }); err != nil {
+	in := d.Inspector
+	in.Apply(opt.Settings)
+	in.Show(i, d.Doc.Tensors[i])
+	if err := h.settleInspector(ctx, in); err != nil {
 		return nil, err
 	}
-	in := v.in
+	panel := ui.NewInspectorPanel(h.win, d)
+	defer panel.Close()
 	var content fyne.CanvasObject
 	if opt.View == ViewHeatmap {
 		if err := in.PlaneErr(); err != nil {
@@ -268,7 +276,7 @@ func (h *headless) renderInspector(ctx context.Context, doc *formats.Document, o
 		if in.Heatmap() == nil {
 			return nil, errors.New("no heatmap was computed")
 		}
-		content = newHeatmapArea(v.heat, v.bar)
+		content = panel.Heatmap()
 	} else {
 		hist, err := in.Histogram()
 		if err != nil {
@@ -277,77 +285,64 @@ func (h *headless) renderInspector(ctx context.Context, doc *formats.Document, o
 		if hist == nil {
 			return nil, errors.New("no histogram was computed")
 		}
-		content = v.hist.raster
+		content = panel.Histogram()
 	}
 	h.win.SetContent(content)
 	return h.capture(h.win, size)
 }
 
-// inspect selects tensor i with show and sets the inspector's controls:
-// those that survive a change of tensor first, the axes once the tensor's
-// shape is known. The range applies to the histogram's bins when hist is
-// set, else to the heatmap's colours. It returns when every computation
-// has finished.
-func (h *headless) inspect(ctx context.Context, v *inspectorView, i int, s InspectorSettings, hist bool, show func()) error {
-	if err := s.setControls(v, hist); err != nil {
+// settleInspector waits until the inspector is ready and reports why it
+// cannot show its tensor, if it cannot.
+func (h *headless) settleInspector(ctx context.Context, in *viewmodel.Inspector) error {
+	if err := h.settle(ctx, in.Ready); err != nil {
 		return err
 	}
-	show()
-	in := v.in
-	if err := h.settle(ctx, func() bool { return in.Tensor() != nil || in.Err() != nil }); err != nil {
-		return err
-	}
+	name := in.Entry().Name
 	if err := in.Err(); err != nil {
-		return fmt.Errorf("tensor %q: %w", in.Entry().Name, err)
+		return fmt.Errorf("tensor %q: %w", name, err)
 	}
-	if err := s.setAxes(v); err != nil {
-		return fmt.Errorf("tensor %q: %w", in.Entry().Name, err)
-	}
-	if err := h.settle(ctx, nil); err != nil {
-		return err
-	}
-	if err := in.Err(); err != nil {
-		return fmt.Errorf("tensor %q: %w", in.Entry().Name, err)
+	if err := in.SettingsErr(); err != nil {
+		return fmt.Errorf("tensor %q: %w", name, err)
 	}
 	return nil
 }
 
-func (h *headless) renderWindow(ctx context.Context, doc *formats.Document, opt RenderOptions, size fyne.Size) (image.Image, error) {
-	mw := NewMainWindow(h.app, Options{AppID: "io.github.tensorscope"})
-	h.ws = mw.ws // closed with the render
-	dt := mw.beginOpen(docName(doc))
-	_, err := h.open(ctx, doc, func(done func(*viewmodel.Doc, error)) {
-		h.openFunc(doc, mw.ws)(func(d *viewmodel.Doc, err error) {
-			if err != nil {
-				mw.opening--
-				mw.removeTab(dt)
-			} else {
-				mw.finishOpen(dt, d, nil)
-			}
-			done(d, err)
-		})
-	})
+func (h *headless) renderWindow(ctx context.Context, doc *formats.Document, opt Options, size fyne.Size) (image.Image, error) {
+	mw := ui.NewMainWindow(h.app, ui.Options{AppID: "io.github.tensorscope"})
+	h.ws = mw.Workspace() // closed with the render
+	d, err := h.open(ctx, doc, h.ws)
 	if err != nil {
 		return nil, err
 	}
+	d.Inspector.Apply(opt.Settings)
+	mw.AddTab(d)
 	// The graph is laid out first, so that the order in which results
 	// arrive cannot differ between runs.
-	graphReady := func() bool {
-		return dt.graph == nil || !strings.HasPrefix(dt.graph.status.Text, "Laying out")
-	}
-	if err := h.settle(ctx, graphReady); err != nil {
+	graph := mw.GraphReady()
+	if err := h.settle(ctx, func() bool { return isClosed(graph) }); err != nil {
 		return nil, err
 	}
-	if opt.Tensor >= 0 || dt.graph == nil {
-		i, err := pickTensor(dt.doc.Doc, opt.Tensor)
+	if opt.Tensor >= 0 || d.Doc.Graph == nil {
+		i, err := pickTensor(d.Doc, opt.Tensor)
 		if err != nil {
 			return nil, err
 		}
-		if err := h.inspect(ctx, dt.tensors.inspector, i, opt.Settings, false, func() { dt.inspectTensor(i) }); err != nil {
+		mw.Inspect(i)
+		if err := h.settleInspector(ctx, d.Inspector); err != nil {
 			return nil, err
 		}
 	}
-	return h.capture(mw.win, size)
+	return h.capture(mw.Window(), size)
+}
+
+// isClosed reports whether ch is closed, without waiting.
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
 
 func docName(doc *formats.Document) string {
@@ -371,92 +366,6 @@ func pickTensor(doc *formats.Document, index int) (int, error) {
 		}
 	}
 	return 0, errors.New("the file has no tensor with numeric data to show")
-}
-
-// setControls sets what does not depend on the tensor through the
-// inspector's own widgets, whose callbacks update the viewmodel.
-func (s InspectorSettings) setControls(v *inspectorView, hist bool) error {
-	if s.Colormap != "" {
-		if viewmodel.ColormapByName(s.Colormap) == nil {
-			return fmt.Errorf("unknown colour map %q (choose %s)", s.Colormap, strings.Join(viewmodel.ColormapNames(), ", "))
-		}
-		v.cmapSel.SetSelected(s.Colormap)
-	}
-	if s.Reduction < 0 || s.Reduction >= len(viewmodel.Reductions) {
-		return fmt.Errorf("no reduction %d", s.Reduction)
-	}
-	v.redSel.SetSelectedIndex(s.Reduction)
-	if s.Range == viewmodel.RangeManual && !(s.Lo < s.Hi) {
-		return fmt.Errorf("the range needs low < high (got %g, %g)", s.Lo, s.Hi)
-	}
-	lo, hi := strconv.FormatFloat(s.Lo, 'g', -1, 64), strconv.FormatFloat(s.Hi, 'g', -1, 64)
-	switch {
-	case hist && s.Range == viewmodel.RangeSymmetric:
-		return errors.New("a histogram's range is automatic or manual, not symmetric")
-	case hist && s.Range == viewmodel.RangeManual:
-		v.histLo.SetText(lo)
-		v.histHi.SetText(hi)
-		v.histManual.SetChecked(true)
-	case !hist && s.Range == viewmodel.RangeManual:
-		v.rangeLo.SetText(lo)
-		v.rangeHi.SetText(hi)
-		v.rangeSel.SetSelectedIndex(int(s.Range))
-	case !hist:
-		v.rangeSel.SetSelectedIndex(int(s.Range))
-	}
-	if s.Bins != 0 {
-		if s.Bins < 1 || s.Bins > 4096 {
-			return fmt.Errorf("bins must be 1–4096, not %d", s.Bins)
-		}
-		text := strconv.Itoa(s.Bins)
-		if !slices.Contains(v.binsSel.Options, text) {
-			v.binsSel.Options = append(v.binsSel.Options, text)
-		}
-		v.binsSel.SetSelected(text)
-	}
-	v.histLog.SetChecked(s.LogCounts)
-	if s.PlaneHist {
-		v.histScope.SetSelected("Current plane")
-	}
-	v.dequant.SetChecked(s.Dequantise)
-	return nil
-}
-
-// setAxes chooses the plotted axes and holds the others, as the axis
-// selectors and sliders do.
-func (s InspectorSettings) setAxes(v *inspectorView) error {
-	in := v.in
-	rank := in.Tensor().Rank()
-	if s.Axes != nil {
-		if len(s.Axes) != 2 {
-			return fmt.Errorf("axes need a row and a column axis, not %v", s.Axes)
-		}
-		if rank < 2 {
-			return fmt.Errorf("a tensor of rank %d has no axes to choose", rank)
-		}
-		if err := in.SetAxes(s.Axes[0], s.Axes[1]); err != nil {
-			return err
-		}
-	}
-	row, col := in.Axes()
-	axes := make([]int, 0, len(s.Index))
-	for a := range s.Index {
-		axes = append(axes, a)
-	}
-	slices.Sort(axes)
-	for _, a := range axes {
-		if a == row || a == col {
-			return fmt.Errorf("axis %d is plotted; an index applies to the other axes", a)
-		}
-		if a < 0 || a >= rank {
-			return fmt.Errorf("no axis %d in a tensor of rank %d", a, rank)
-		}
-		if err := in.SetFixed(a, s.Index[a]); err != nil {
-			return err
-		}
-	}
-	v.rebuildAxes()
-	return nil
 }
 
 // variantTheme is a theme fixed to one variant whatever the system

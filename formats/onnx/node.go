@@ -1,0 +1,340 @@
+package onnx
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"tensorscope/formats"
+)
+
+// nodeProto is a NodeProto as read: names of its inputs and outputs (an
+// empty input name is an omitted optional input), its attributes decoded,
+// and the graphs its attributes hold.
+type nodeProto struct {
+	at        int64
+	name      string
+	op        string
+	domain    string
+	inputs    []string
+	outputs   []string
+	attrs     []formats.Attr
+	subgraphs []formats.Subgraph
+	constant  *tensorProto // a Constant node's value tensor
+	sparse    *sparseProto // a Constant node's sparse_value
+}
+
+// NodeProto fields: input = 1, output = 2, name = 3, op_type = 4,
+// attribute = 5, doc_string = 6, domain = 7, overload = 8.
+func (b *builder) parseNode(m msg, depth int) (*nodeProto, error) {
+	n := &nodeProto{at: m.start}
+	var attrFields []field
+	err := m.each("NodeProto", func(f field) error {
+		if f.typ != protowire.BytesType {
+			return nil
+		}
+		switch f.num {
+		case 1:
+			n.inputs = append(n.inputs, b.intern(m.bytesOf(f)))
+		case 2:
+			n.outputs = append(n.outputs, b.intern(m.bytesOf(f)))
+		case 3:
+			n.name = m.str(f)
+		case 4:
+			n.op = b.intern(m.bytesOf(f))
+		case 5:
+			attrFields = append(attrFields, f)
+		case 7:
+			n.domain = b.intern(m.bytesOf(f))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if n.domain != "" && n.domain != "ai.onnx" {
+		n.attrs = append(n.attrs, formats.Attr{Name: "domain", Value: n.domain})
+	}
+	for _, f := range attrFields {
+		if err := b.parseAttribute(m.sub(f), n, depth); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+// intern returns one string per distinct name: thousands of nodes share a
+// few op types, and every value name appears at least twice.
+func (b *builder) intern(raw []byte) string {
+	if s, ok := b.names[string(raw)]; ok {
+		return s
+	}
+	s := string(raw)
+	b.names[s] = s
+	return s
+}
+
+// AttributeProto fields.
+const (
+	attrName          = 1
+	attrF             = 2
+	attrI             = 3
+	attrS             = 4
+	attrT             = 5
+	attrG             = 6
+	attrFloats        = 7
+	attrInts          = 8
+	attrStrings       = 9
+	attrTensors       = 10
+	attrGraphs        = 11
+	attrTP            = 14
+	attrTypeProtos    = 15
+	attrType          = 20
+	attrRefName       = 21
+	attrSparseTensor  = 22
+	attrSparseTensor2 = 23
+)
+
+// attribute collects an AttributeProto's fields before its value is typed.
+type attribute struct {
+	name    string
+	typ     int64
+	hasType bool
+	refName string
+	f       float64
+	i       int64
+	s       []byte
+	floats  []float64
+	ints    []int64
+	strings []string
+	tensors []field
+	graphs  []field
+	types   []field
+	sparse  []field
+	has     map[int]bool
+}
+
+func (b *builder) parseAttribute(m msg, n *nodeProto, depth int) error {
+	a := attribute{has: map[int]bool{}}
+	err := m.each("AttributeProto", func(f field) error {
+		a.has[int(f.num)] = true
+		switch f.num {
+		case attrName:
+			a.name = m.str(f)
+		case attrF:
+			if err := wantType(f, "AttributeProto.f", protowire.Fixed32Type); err != nil {
+				return err
+			}
+			a.f = float64(f32(f.varint))
+		case attrI:
+			if err := wantType(f, "AttributeProto.i", protowire.VarintType); err != nil {
+				return err
+			}
+			a.i = int64(f.varint)
+		case attrS:
+			a.s = m.bytesOf(f)
+		case attrFloats:
+			return m.packedOrSingle(f, "AttributeProto.floats", protowire.Fixed32Type, func(v uint64) { a.floats = append(a.floats, float64(f32(v))) })
+		case attrInts:
+			return m.packedOrSingle(f, "AttributeProto.ints", protowire.VarintType, func(v uint64) { a.ints = append(a.ints, int64(v)) })
+		case attrStrings:
+			a.strings = append(a.strings, text(m.bytesOf(f)))
+		case attrT:
+			a.tensors = append(a.tensors, f)
+		case attrTensors:
+			a.tensors = append(a.tensors, f)
+		case attrG, attrGraphs:
+			a.graphs = append(a.graphs, f)
+		case attrTP, attrTypeProtos:
+			a.types = append(a.types, f)
+		case attrSparseTensor, attrSparseTensor2:
+			a.sparse = append(a.sparse, f)
+		case attrType:
+			a.typ, a.hasType = int64(f.varint), true
+		case attrRefName:
+			a.refName = m.str(f)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	value, err := b.attrValue(m, &a, n, depth)
+	if err != nil {
+		return err
+	}
+	n.attrs = append(n.attrs, formats.Attr{Name: a.name, Value: value})
+	return nil
+}
+
+// attrValue types an attribute by its declared type, or, in files that
+// omit the type (IR 1), by the field that holds a value.
+func (b *builder) attrValue(m msg, a *attribute, n *nodeProto, depth int) (any, error) {
+	if a.refName != "" {
+		return "ref " + a.refName, nil
+	}
+	typ := a.typ
+	if !a.hasType {
+		typ = a.inferType()
+	}
+	switch typ {
+	case 1:
+		return a.f, nil
+	case 2:
+		return a.i, nil
+	case 3:
+		return text(a.s), nil
+	case 6:
+		return nonNil(a.floats), nil
+	case 7:
+		return nonNil(a.ints), nil
+	case 8:
+		return nonNil(a.strings), nil
+	case 4, 9:
+		return b.tensorAttr(m, a, n, typ == 4)
+	case 5, 10:
+		return b.graphAttr(m, a, n, depth, typ == 5)
+	case 11, 12:
+		return b.sparseAttr(m, a, n)
+	case 13, 14:
+		var parts []string
+		for _, f := range a.types {
+			t, err := parseType(m.sub(f), 0)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, t.text)
+		}
+		if typ == 13 && len(parts) == 1 {
+			return parts[0], nil
+		}
+		return nonNil(parts), nil
+	}
+	return nil, nil
+}
+
+func (a *attribute) inferType() int64 {
+	switch {
+	case a.has[attrF]:
+		return 1
+	case a.has[attrI]:
+		return 2
+	case a.has[attrS]:
+		return 3
+	case a.has[attrT]:
+		return 4
+	case a.has[attrG]:
+		return 5
+	case a.has[attrFloats]:
+		return 6
+	case a.has[attrInts]:
+		return 7
+	case a.has[attrStrings]:
+		return 8
+	case a.has[attrTensors]:
+		return 9
+	case a.has[attrGraphs]:
+		return 10
+	}
+	return 0
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// text is a string attribute as text, or as hex bytes when it is not UTF-8.
+func text(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return fmt.Sprintf("% x", b)
+}
+
+// tensorAttr lists an attribute's tensors in the document (a Constant
+// node's value under the node's output name, others as "node.attr") and
+// describes them.
+func (b *builder) tensorAttr(m msg, a *attribute, n *nodeProto, single bool) (any, error) {
+	var descs []string
+	for i, f := range a.tensors {
+		tp, err := parseTensorProto(m.sub(f))
+		if err != nil {
+			return nil, err
+		}
+		name := ""
+		role := formats.RoleConstant
+		if n.op == "Constant" && a.name == "value" && len(n.outputs) > 0 {
+			name = n.outputs[0]
+			n.constant = tp
+		} else {
+			base := n.name
+			if base == "" && len(n.outputs) > 0 {
+				base = n.outputs[0]
+			}
+			name = base + "." + a.name
+			if !single {
+				name += fmt.Sprintf("[%d]", i)
+			}
+		}
+		e := b.entry(tp, name, role)
+		b.addTensor(e, tp)
+		descs = append(descs, tensorText(e))
+	}
+	if single && len(descs) == 1 {
+		return descs[0], nil
+	}
+	return nonNil(descs), nil
+}
+
+func tensorText(e *formats.TensorEntry) string {
+	return fmt.Sprintf("tensor %s %s", e.Name, shapeOf(e))
+}
+
+func shapeOf(e *formats.TensorEntry) string {
+	dt := "string"
+	if e.DType.Valid() {
+		dt = e.DType.String()
+	}
+	return fmt.Sprintf("%s%v", dt, e.Shape)
+}
+
+// graphAttr decodes an attribute's graphs as the node's subgraphs, unless
+// they are nested too deep.
+func (b *builder) graphAttr(m msg, a *attribute, n *nodeProto, depth int, single bool) (any, error) {
+	var descs []string
+	for i, f := range a.graphs {
+		name := a.name
+		if !single {
+			name = fmt.Sprintf("%s[%d]", a.name, i)
+		}
+		if depth+1 >= maxGraphDepth {
+			b.warn(f.valAt, "node %q: subgraph %s is nested %d graphs deep; deeper graphs are not read", n.name, name, depth+1)
+			descs = append(descs, "graph (nested too deep, not read)")
+			continue
+		}
+		g, gp, err := b.parseGraph(m.sub(f), depth+1)
+		if err != nil {
+			return nil, err
+		}
+		n.subgraphs = append(n.subgraphs, formats.Subgraph{Name: name, Graph: g})
+		descs = append(descs, fmt.Sprintf("graph %s (%d nodes)", gp.name, countOps(g)))
+	}
+	if single && len(descs) == 1 {
+		return descs[0], nil
+	}
+	return nonNil(descs), nil
+}
+
+func countOps(g *formats.Graph) int {
+	n := 0
+	for i := range g.Nodes {
+		if g.Nodes[i].Kind != formats.KindInput {
+			n++
+		}
+	}
+	return n
+}

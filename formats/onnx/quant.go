@@ -1,0 +1,139 @@
+package onnx
+
+import (
+	"context"
+	"strings"
+
+	"tensorscope/formats"
+)
+
+// maxQuantParams bounds the scales and zero points read at open: they are
+// per tensor or per channel, so real ones are short.
+const maxQuantParams = 1 << 16
+
+// quantTriples says where a quantising operator keeps (tensor, scale,
+// zero point) triples among its inputs. QLinearConv, QLinearMatMul,
+// QLinearAdd, QLinearMul and QGemm share the layout A, A_scale, A_zp, B,
+// B_scale, B_zp; DequantizeLinear has x, x_scale, x_zero_point.
+func quantTriples(op string) [][3]int {
+	switch {
+	case op == "DequantizeLinear":
+		return [][3]int{{0, 1, 2}}
+	case op == "QLinearConv", op == "QLinearMatMul", op == "QLinearAdd", op == "QLinearMul", op == "QGemm":
+		return [][3]int{{0, 1, 2}, {3, 4, 5}}
+	}
+	return nil
+}
+
+// markQuantised gives integer initializers that feed a quantising
+// operator their scale and zero point, so that the inspector can show them
+// dequantised. Scales and zero points are read from their initializers at
+// open: they are a few bytes each.
+func (b *builder) markQuantised(gp *graphProto) {
+	for _, n := range gp.nodes {
+		for _, tr := range quantTriples(n.op) {
+			if tr[1] >= len(n.inputs) {
+				continue
+			}
+			q := b.tensorOf(gp, n.inputs[tr[0]])
+			scale := b.tensorOf(gp, n.inputs[tr[1]])
+			if q == nil || scale == nil || q.Quant != nil || !q.DType.IsInteger() || !scale.DType.IsFloat() {
+				continue
+			}
+			var zp *formats.TensorEntry
+			if tr[2] < len(n.inputs) && n.inputs[tr[2]] != "" {
+				if zp = b.tensorOf(gp, n.inputs[tr[2]]); zp == nil {
+					continue // a zero point computed at run time
+				}
+			}
+			b.setQuant(q, scale, zp, n)
+		}
+	}
+}
+
+func (b *builder) tensorOf(gp *graphProto, name string) *formats.TensorEntry {
+	if name == "" {
+		return nil
+	}
+	if t, ok := gp.inits[name]; ok {
+		return b.doc.Tensors[t]
+	}
+	if t, ok := b.byName[name]; ok {
+		return b.doc.Tensors[t]
+	}
+	return nil
+}
+
+func (b *builder) setQuant(q, scale, zp *formats.TensorEntry, n *nodeProto) {
+	scales := readSmall(scale)
+	if len(scales) == 0 {
+		return
+	}
+	quant := &formats.Quant{Scales: scales, Axis: -1}
+	if zp != nil {
+		for _, z := range readSmall(zp) {
+			quant.ZeroPoints = append(quant.ZeroPoints, int64(z))
+		}
+	}
+	if len(scales) > 1 {
+		quant.Axis = quantAxis(q.Shape, len(scales), n)
+		if quant.Axis < 0 {
+			b.warn(-1, "tensor %q: %d scales match no axis of shape %v", q.Name, len(scales), q.Shape)
+			return
+		}
+	}
+	q.Quant = quant
+	q.Attrs = append(q.Attrs, formats.Attr{Name: "quantised by", Value: n.op + " " + n.name})
+}
+
+// readSmall reads a scale or zero-point initializer's values, or nil when
+// it is absent, unreadable, implausibly long, or in an external file
+// (which opening never maps).
+func readSmall(e *formats.TensorEntry) []float64 {
+	if !e.HasData() || e.Offset < 0 || product(e.Shape) > maxQuantParams {
+		return nil
+	}
+	t, err := e.Load(context.Background())
+	if err != nil {
+		return nil
+	}
+	out := make([]float64, t.Len())
+	if err := t.ReadFloat64s(0, out); err != nil {
+		return nil
+	}
+	return out
+}
+
+// quantAxis is the axis per-channel parameters run along: the node's axis
+// attribute (DequantizeLinear, default 1), else 0 for convolution weights
+// and the last axis for matrix operands, else the only axis whose size
+// matches.
+func quantAxis(shape []int, channels int, n *nodeProto) int {
+	rank := len(shape)
+	want := -1
+	switch {
+	case n.op == "DequantizeLinear":
+		want = 1
+		for _, a := range n.attrs {
+			if v, ok := a.Value.(int64); ok && a.Name == "axis" {
+				want = int(v)
+			}
+		}
+		if want < 0 {
+			want += rank
+		}
+	case strings.HasSuffix(n.op, "Conv"):
+		want = 0
+	default:
+		want = rank - 1
+	}
+	if want >= 0 && want < rank && shape[want] == channels {
+		return want
+	}
+	for i, d := range shape {
+		if d == channels {
+			return i
+		}
+	}
+	return -1
+}

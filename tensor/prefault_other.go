@@ -1,0 +1,7 @@
+//go:build !linux
+
+package tensor
+
+// populate does nothing where MADV_POPULATE_READ does not exist: the
+// reads fault pages in as they go.
+func populate(data []byte, start, end int) {}

@@ -1,0 +1,293 @@
+package ui
+
+import (
+	"fmt"
+	"image"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"tensorscope/viewmodel"
+)
+
+// comparePairView shows the selected pair of a comparison: axis and slider
+// controls shared by the A, B and A−B heatmaps (zoom and pan on any of
+// them move all three), the difference mode, and the A/B and A−B
+// histograms side by side.
+type comparePairView struct {
+	c       *viewmodel.Comparison
+	content fyne.CanvasObject
+
+	title    *widget.Label
+	message  *widget.Label
+	body     *container.AppTabs
+	rowSel   *widget.Select
+	colSel   *widget.Select
+	sliders  *fyne.Container
+	mode     *widget.RadioGroup
+	heats    [3]*heatmapView
+	bars     [3]*colorBar
+	areas    [3]*fyne.Container
+	hover    *widget.Label
+	heatNote *widget.Label
+
+	overlay, diffHist *histRaster
+	histNote          *widget.Label
+
+	shown   *viewmodel.PairView // the pair the controls were built for
+	syncing bool
+}
+
+// compareHeadings name the three heatmaps.
+var compareHeadings = [3]string{"A", "B", "A − B"}
+
+func newComparePairView(c *viewmodel.Comparison) *comparePairView {
+	v := &comparePairView{c: c}
+	v.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	v.title.Truncation = fyne.TextTruncateEllipsis
+	v.message = widget.NewLabel("Select a pair to see A, B and A − B.")
+	v.message.Wrapping = fyne.TextWrapWord
+	v.hover = widget.NewLabel("")
+	v.hover.Truncation = fyne.TextTruncateEllipsis
+	v.heatNote = widget.NewLabel("")
+	v.heatNote.Wrapping = fyne.TextWrapWord
+	v.histNote = widget.NewLabel("")
+	v.histNote.Wrapping = fyne.TextWrapWord
+	v.body = container.NewAppTabs(
+		container.NewTabItem("Heatmaps", v.heatmapsTab()),
+		container.NewTabItem("Histograms", v.histogramsTab()),
+	)
+	v.body.OnSelected = func(*container.TabItem) { v.refreshAll() }
+	v.content = container.NewBorder(container.NewVBox(v.title, v.message), nil, nil, nil, v.body)
+	v.update(viewmodel.CompareChangedAll)
+	return v
+}
+
+func (v *comparePairView) heatmapsTab() fyne.CanvasObject {
+	v.rowSel = widget.NewSelect(nil, nil)
+	v.colSel = widget.NewSelect(nil, nil)
+	v.sliders = container.NewVBox()
+	v.mode = widget.NewRadioGroup([]string{"a − b", "(a − b)/|a|"}, func(s string) {
+		if v.syncing || v.c.Pair() == nil {
+			return
+		}
+		mode := viewmodel.DiffAbsolute
+		if s == v.mode.Options[1] {
+			mode = viewmodel.DiffRelative
+		}
+		v.c.Pair().SetMode(mode)
+	})
+	v.mode.Horizontal = true
+	v.mode.Required = true
+	whole := widget.NewButton("Whole plane", func() {
+		if p := v.c.Pair(); p != nil {
+			p.ResetView()
+		}
+	})
+	controls := container.NewHBox(widget.NewLabel("Rows"), v.rowSel, widget.NewLabel("Columns"), v.colSel,
+		widget.NewLabel("A − B:"), v.mode, whole)
+	var cols []fyne.CanvasObject
+	for i := range v.heats {
+		v.heats[i] = newHeatmapView(v.c.Panel(viewmodel.Panel(i)), func(s string) { v.hover.SetText(s) })
+		v.bars[i] = newColorBar(v.c.Panel(viewmodel.Panel(i)))
+		v.areas[i] = newHeatmapArea(v.heats[i], v.bars[i])
+		head := widget.NewLabelWithStyle(compareHeadings[i], fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+		cols = append(cols, container.NewBorder(head, nil, nil, nil, v.areas[i]))
+	}
+	top := container.NewVBox(container.NewHScroll(controls), v.sliders)
+	bottom := container.NewVBox(v.hover, v.heatNote)
+	return container.NewBorder(top, bottom, nil, nil, container.NewGridWithColumns(3, cols...))
+}
+
+func (v *comparePairView) histogramsTab() fyne.CanvasObject {
+	v.overlay = newHistRaster(func(w, h int) image.Image {
+		if p := v.c.Pair(); p != nil {
+			return p.RenderOverlay(w, h, plotStyle())
+		}
+		return nil
+	})
+	v.diffHist = newHistRaster(func(w, h int) image.Image {
+		if p := v.c.Pair(); p != nil {
+			return p.RenderDiffHistogram(w, h, plotStyle())
+		}
+		return nil
+	})
+	heads := func(text string, o fyne.CanvasObject) fyne.CanvasObject {
+		return container.NewBorder(widget.NewLabelWithStyle(text, fyne.TextAlignCenter, fyne.TextStyle{Bold: true}), nil, nil, nil, o)
+	}
+	return container.NewBorder(nil, v.histNote, nil, nil, container.NewGridWithColumns(2,
+		heads("A and B", v.overlay.raster), heads("A − B", v.diffHist.raster)))
+}
+
+// update follows the comparison's changes that concern the selected pair.
+func (v *comparePairView) update(ch viewmodel.CompareChange) {
+	p := v.c.Pair()
+	if ch&viewmodel.CompareChangedPair != 0 || p != v.shown {
+		v.shown = p
+		v.updatePair()
+	}
+	if ch&viewmodel.CompareChangedHeatmaps != 0 {
+		for i := range v.heats {
+			v.areas[i].Refresh()
+			v.heats[i].Refresh()
+			v.bars[i].Refresh()
+		}
+		if p != nil {
+			v.heatNote.SetText(p.HeatmapNote())
+			if err := p.Err(); err != nil {
+				v.heatNote.SetText(err.Error())
+			}
+		}
+	}
+	if ch&viewmodel.CompareChangedHistograms != 0 {
+		v.overlay.update()
+		v.diffHist.update()
+		if p != nil {
+			v.histNote.SetText(p.HistogramNote())
+		}
+	}
+}
+
+func (v *comparePairView) updatePair() {
+	p := v.shown
+	if p == nil {
+		v.title.SetText("")
+		v.message.SetText("Select a pair to see A, B and A − B.")
+		v.message.Show()
+		v.body.Hide()
+		v.content.Refresh()
+		return
+	}
+	v.title.SetText(p.Name())
+	switch err := p.Err(); {
+	case err != nil:
+		v.message.SetText("Cannot show this pair: " + err.Error())
+		v.message.Show()
+		v.body.Hide()
+	case !p.Loaded():
+		v.message.SetText("Loading both tensors…")
+		v.message.Show()
+		v.body.Hide()
+	default:
+		v.message.Hide()
+		v.body.Show()
+	}
+	v.syncing = true
+	v.mode.SetSelected(v.mode.Options[p.Mode()])
+	v.syncing = false
+	v.rebuildAxes()
+	v.content.Refresh()
+}
+
+// rebuildAxes offers the pair's axes and a slider per axis not plotted.
+func (v *comparePairView) rebuildAxes() {
+	p := v.shown
+	v.sliders.RemoveAll()
+	v.rowSel.OnChanged, v.colSel.OnChanged = nil, nil
+	shape := []int(nil)
+	if p != nil {
+		shape = p.Shape()
+	}
+	opts := make([]string, len(shape))
+	for i, n := range shape {
+		opts[i] = fmt.Sprintf("axis %d (%d)", i, n)
+	}
+	v.rowSel.Options, v.colSel.Options = opts, opts
+	v.rowSel.ClearSelected()
+	v.colSel.ClearSelected()
+	if shape == nil {
+		return
+	}
+	row, col := p.Axes()
+	if row >= 0 {
+		v.rowSel.SetSelectedIndex(row)
+	}
+	if col >= 0 {
+		v.colSel.SetSelectedIndex(col)
+	}
+	if len(shape) < 2 {
+		v.rowSel.Disable()
+		v.colSel.Disable()
+	} else {
+		v.rowSel.Enable()
+		v.colSel.Enable()
+	}
+	v.rowSel.OnChanged = func(string) { v.changeAxes(v.rowSel.SelectedIndex(), -1) }
+	v.colSel.OnChanged = func(string) { v.changeAxes(-1, v.colSel.SelectedIndex()) }
+	fixed := p.Fixed()
+	for axis, n := range shape {
+		if axis == row || axis == col || n <= 1 {
+			continue
+		}
+		v.sliders.Add(newAxisSlider(axis, n, fixed[axis], func(i int) { p.SetFixed(axis, i) }))
+	}
+	v.sliders.Refresh()
+}
+
+// changeAxes sets a new row or column axis, swapping when both would be
+// the same axis.
+func (v *comparePairView) changeAxes(row, col int) {
+	p := v.shown
+	if p == nil {
+		return
+	}
+	r, c := p.Axes()
+	switch {
+	case row >= 0 && row == c:
+		r, c = row, r
+	case row >= 0:
+		r = row
+	case col >= 0 && col == r:
+		r, c = c, col
+	case col >= 0:
+		c = col
+	}
+	if err := p.SetAxes(r, c); err != nil {
+		v.heatNote.SetText(err.Error())
+	}
+	v.rebuildAxes()
+}
+
+func (v *comparePairView) refreshAll() {
+	for i := range v.heats {
+		v.heats[i].Refresh()
+		v.bars[i].Refresh()
+	}
+	v.overlay.raster.Refresh()
+	v.diffHist.raster.Refresh()
+}
+
+// histRaster draws a plot at the size it is given, caching the image until
+// the size or the data changes.
+type histRaster struct {
+	render func(w, h int) image.Image
+	raster *canvas.Raster
+	cache  image.Image
+	key    [2]int
+}
+
+func newHistRaster(render func(w, h int) image.Image) *histRaster {
+	r := &histRaster{render: render}
+	r.raster = canvas.NewRaster(r.draw)
+	r.raster.SetMinSize(fyne.NewSize(240, 160))
+	return r
+}
+
+func (r *histRaster) draw(w, h int) image.Image {
+	if r.cache != nil && r.key == [2]int{w, h} {
+		return r.cache
+	}
+	img := r.render(w, h)
+	if img == nil {
+		return image.NewNRGBA(image.Rect(0, 0, 1, 1)) // not cached: the plot is on its way
+	}
+	r.cache, r.key = img, [2]int{w, h}
+	return img
+}
+
+func (r *histRaster) update() {
+	r.cache = nil
+	r.raster.Refresh()
+}

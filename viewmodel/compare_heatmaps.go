@@ -1,0 +1,308 @@
+package viewmodel
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"tensorscope/tensor"
+)
+
+// maxDiffElems bounds the window whose element-wise difference is formed
+// before downsampling (64 MiB of float32). Larger windows show the
+// difference of the downsampled A and B cells, which is the same for the
+// mean reduction except where a cell holds NaN or Inf.
+const maxDiffElems = 16 << 20
+
+// DiffColormap is the A−B heatmap's map: the diverging one, centred at 0.
+var DiffColormap = func() *Colormap {
+	for _, c := range Colormaps {
+		if c.Diverging {
+			return c
+		}
+	}
+	panic("viewmodel: no diverging colour map")
+}()
+
+// pairHeatmaps is what the heatmap task hands back.
+type pairHeatmaps struct {
+	heat [3]*HeatmapImage
+	note string
+}
+
+func (v *PairView) startHeatmaps() {
+	v.heatTask.Cancel()
+	v.heatTask = nil
+	if v.planeA == nil {
+		v.heat = [3]*HeatmapImage{}
+		v.c.changed(CompareChangedHeatmaps)
+		return
+	}
+	pa, pb, view, mode, cmap, colours := v.planeA, v.planeB, v.view, v.mode, v.cmap, v.colours
+	maxR, maxC := v.maxRows, v.maxCols
+	pr, pc := v.PlaneSize()
+	v.c.setProgress("Heatmaps", 0)
+	v.heatTask = startTask(v, func(ctx context.Context, progress Progress) (pairHeatmaps, error) {
+		return computePairHeatmaps(ctx, pa, pb, view, pr, pc, maxR, maxC, mode, cmap, colours, progress)
+	}, func(f float64) { v.c.setProgress("Heatmaps", f) }, func(r pairHeatmaps, err error) {
+		v.heatTask = nil
+		v.c.clearProgress("Heatmaps")
+		if err != nil {
+			v.err = err
+			v.heat = [3]*HeatmapImage{}
+		} else {
+			v.heat, v.heatNote = r.heat, r.note
+		}
+		v.c.changed(CompareChangedHeatmaps)
+	})
+}
+
+// computePairHeatmaps downsamples the window of both planes and their
+// difference to at most maxR×maxC cells and colours them: A and B with
+// cmap over one range (their common finite range, made symmetric, or
+// manual), A−B with the diverging map symmetric about 0.
+func computePairHeatmaps(ctx context.Context, pa, pb *tensor.Tensor, view Window, pr, pc, maxR, maxC int,
+	mode DiffMode, cmap *Colormap, colours RangeSetting, progress Progress) (pairHeatmaps, error) {
+	var r pairHeatmaps
+	subA, err := window(pa, view)
+	if err != nil {
+		return r, err
+	}
+	subB, err := window(pb, view)
+	if err != nil {
+		return r, err
+	}
+	red := tensor.ReduceMean
+	ga, err := tensor.Downsample(ctx, subA, maxR, maxC, red, nil)
+	if err != nil {
+		return r, err
+	}
+	gb, err := tensor.Downsample(ctx, subB, maxR, maxC, red, nil)
+	if err != nil {
+		return r, err
+	}
+	var gd *tensor.Grid
+	exact := view.Rows*view.Cols <= maxDiffElems
+	if exact {
+		d, err := differencePlane(ctx, subA, subB, mode, progress)
+		if err != nil {
+			return r, err
+		}
+		if gd, err = tensor.Downsample(ctx, d, maxR, maxC, red, nil); err != nil {
+			return r, err
+		}
+	} else {
+		gd = gridDifference(ga, gb, mode)
+	}
+	lo, hi := colours.Lo, colours.Hi
+	if colours.Mode != RangeManual {
+		lo, hi = commonRange(ga, gb)
+		if colours.Mode == RangeSymmetric {
+			m := math.Max(math.Abs(lo), math.Abs(hi))
+			lo, hi = -m, m
+		}
+	}
+	for i, g := range []*tensor.Grid{ga, gb, gd} {
+		r.heat[i] = &HeatmapImage{Grid: g, View: view, PlaneRows: pr, PlaneCols: pc, Reduction: ReductionNames[0]}
+	}
+	colourise(r.heat[0], cmap, RangeManual, lo, hi)
+	colourise(r.heat[1], cmap, RangeManual, lo, hi)
+	colourise(r.heat[2], DiffColormap, RangeSymmetric, 0, 0)
+	r.note = heatNote(r.heat[0], mode, exact)
+	return r, nil
+}
+
+func window(plane *tensor.Tensor, w Window) (*tensor.Tensor, error) {
+	sub, err := plane.Slice(0, w.Row, w.Rows)
+	if err != nil {
+		return nil, err
+	}
+	return sub.Slice(1, w.Col, w.Cols)
+}
+
+// differencePlane forms a−b (or (a−b)/|a|) of two equally shaped planes as
+// a float32 plane, reading both in row-major chunks.
+func differencePlane(ctx context.Context, a, b *tensor.Tensor, mode DiffMode, progress Progress) (*tensor.Tensor, error) {
+	n := int64(a.Len())
+	out := make([]byte, 4*n)
+	const chunk = 1 << 16
+	bufA, bufB := make([]float64, min(n, chunk)), make([]float64, min(n, chunk))
+	for lo := int64(0); lo < n; lo += chunk {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		k := min(chunk, n-lo)
+		x, y := bufA[:k], bufB[:k]
+		if err := a.ReadFloat64s(lo, x); err != nil {
+			return nil, err
+		}
+		if err := b.ReadFloat64s(lo, y); err != nil {
+			return nil, err
+		}
+		for i := range x {
+			d := x[i] - y[i]
+			if mode == DiffRelative {
+				d /= math.Abs(x[i])
+			}
+			binary.LittleEndian.PutUint32(out[4*(lo+int64(i)):], math.Float32bits(float32(d)))
+		}
+		if progress != nil {
+			progress(lo+k, n)
+		}
+	}
+	return tensor.FromBytes(out, tensor.Float32, a.Shape())
+}
+
+// gridDifference is the cell-wise difference of two grids of one shape,
+// for windows too large to difference element by element.
+func gridDifference(ga, gb *tensor.Grid, mode DiffMode) *tensor.Grid {
+	d := *ga
+	d.Values = make([]float64, len(ga.Values))
+	for i := range d.Values {
+		v := ga.Values[i] - gb.Values[i]
+		if mode == DiffRelative {
+			v /= math.Abs(ga.Values[i])
+		}
+		d.Values[i] = v
+	}
+	d.NaN, d.PosInf, d.NegInf = nil, nil, nil
+	return &d
+}
+
+// commonRange is the finite min..max over both grids.
+func commonRange(gs ...*tensor.Grid) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, g := range gs {
+		for _, v := range g.Values {
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+	}
+	if lo > hi {
+		return 0, 0
+	}
+	return lo, hi
+}
+
+func heatNote(h *HeatmapImage, mode DiffMode, exact bool) string {
+	g := h.Grid
+	note := fmt.Sprintf("%d×%d", h.PlaneRows, h.PlaneCols)
+	if h.View.Rows != h.PlaneRows || h.View.Cols != h.PlaneCols {
+		note = fmt.Sprintf("rows %d–%d, cols %d–%d of %s", h.View.Row, h.View.Row+h.View.Rows-1,
+			h.View.Col, h.View.Col+h.View.Cols-1, note)
+	}
+	if g.Rows != h.View.Rows || g.Cols != h.View.Cols {
+		note = fmt.Sprintf("showing %d×%d of %s, mean", g.Rows, g.Cols, note)
+	} else {
+		note = "showing " + note
+	}
+	diff := "A−B = a − b"
+	if mode == DiffRelative {
+		diff = "A−B = (a − b)/|a|"
+	}
+	if !exact {
+		diff += " of the cell means"
+	}
+	return note + "; " + diff + "; A and B share one colour range"
+}
+
+// CellInfo describes grid cell (row, col) for the hover line: the element
+// index with a, b and a−b, or for a downsampled cell the block and the
+// means.
+func (v *PairView) CellInfo(row, col int) string {
+	h := v.heat[PanelA]
+	if h == nil || row < 0 || col < 0 || row >= h.Grid.Rows || col >= h.Grid.Cols {
+		return ""
+	}
+	g := h.Grid
+	r0 := h.View.Row + row*g.RowStep
+	c0 := h.View.Col + col*g.ColStep
+	r1 := min(r0+g.RowStep, h.View.Row+h.View.Rows) - 1
+	c1 := min(c0+g.ColStep, h.View.Col+h.View.Cols) - 1
+	if r0 == r1 && c0 == c1 {
+		return v.elementInfo(r0, c0)
+	}
+	i := row*g.Cols + col
+	diff := "a−b"
+	if v.mode == DiffRelative {
+		diff = "(a−b)/|a|"
+	}
+	return fmt.Sprintf("rows %d–%d, cols %d–%d: mean a %s, b %s, %s %s", r0, r1, c0, c1,
+		FormatFloat(g.Values[i], 6), FormatFloat(v.heat[PanelB].Grid.Values[i], 6), diff,
+		FormatFloat(v.heat[PanelDiff].Grid.Values[i], 6))
+}
+
+// elementInfo reads one element of each plane (two values: cheap enough
+// for the UI goroutine).
+func (v *PairView) elementInfo(r, c int) string {
+	idx := append([]int(nil), v.fixed...)
+	if v.rowAxis >= 0 {
+		idx[v.rowAxis] = r
+	}
+	if v.colAxis >= 0 {
+		idx[v.colAxis] = c
+	}
+	a, errA := v.a.Float64At(idx)
+	b, errB := v.b.Float64At(idx)
+	if errA != nil || errB != nil {
+		return ""
+	}
+	s := fmt.Sprintf("%s: a %s, b %s, a−b %s", FormatDims(idx), FormatFloat(a, 8), FormatFloat(b, 8), FormatFloat(a-b, 6))
+	if v.mode == DiffRelative {
+		s += ", (a−b)/|a| " + FormatFloat((a-b)/math.Abs(a), 6)
+	}
+	return s
+}
+
+// PanelView is one of the three heatmaps of whichever pair is selected,
+// as a heatmap widget draws and steers it; zoom and pan go to the pair's
+// shared view. With no pair selected it shows nothing.
+type PanelView struct {
+	c     *Comparison
+	panel Panel
+}
+
+// Panel returns the selected pair's panel p.
+func (c *Comparison) Panel(p Panel) *PanelView { return &PanelView{c: c, panel: p} }
+
+func (p *PanelView) Heatmap() *HeatmapImage {
+	if v := p.c.pair; v != nil {
+		return v.heat[p.panel]
+	}
+	return nil
+}
+
+func (p *PanelView) View() Window {
+	if v := p.c.pair; v != nil {
+		return v.View()
+	}
+	return Window{}
+}
+
+func (p *PanelView) PlaneSize() (rows, cols int) {
+	if v := p.c.pair; v != nil {
+		return v.PlaneSize()
+	}
+	return 0, 0
+}
+
+func (p *PanelView) SetView(w Window) {
+	if v := p.c.pair; v != nil {
+		v.SetView(w)
+	}
+}
+
+func (p *PanelView) ResetView() {
+	if v := p.c.pair; v != nil {
+		v.ResetView()
+	}
+}
+
+func (p *PanelView) CellInfo(row, col int) string {
+	if v := p.c.pair; v != nil {
+		return v.CellInfo(row, col)
+	}
+	return ""
+}

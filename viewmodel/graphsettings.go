@@ -1,0 +1,95 @@
+package viewmodel
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"tensorscope/formats"
+	"tensorscope/graphview"
+)
+
+// GraphSettings are the graph view's choices as one value: what the Graph
+// pane's controls, the render command's flags and the compare view set,
+// each through a setter that checks it. Start from DefaultGraphSettings.
+type GraphSettings struct {
+	Direction     graphview.Direction
+	ShowConstants bool     // draw constant producers as nodes instead of folding them
+	Selected      int      // the selected node's document id (formats.Graph index), -1 for none
+	Viewport      Viewport // what part of the graph is in view
+}
+
+// Viewport is the graph view's zoom and position. The zero value is the
+// home view: the whole graph fitted.
+type Viewport struct {
+	Zoom             float32 // widget units per scene unit; 0 fits the whole graph
+	CenterX, CenterY float64 // the scene point at the view's centre (Zoom > 0)
+}
+
+// Fitted reports whether the viewport is the fitted home view.
+func (v Viewport) Fitted() bool { return v.Zoom == 0 }
+
+// MaxGraphZoom is the closest zoom a viewport may ask for.
+const MaxGraphZoom = 4
+
+// GraphDirectionNames name the directions for the UI, in Direction order;
+// GraphDirectionKeys are the command line's spellings.
+var (
+	GraphDirectionNames = []string{"Top to bottom", "Left to right"}
+	GraphDirectionKeys  = []string{"tb", "lr"}
+)
+
+// DefaultGraphSettings are what a new Graph pane shows.
+func DefaultGraphSettings() GraphSettings {
+	return GraphSettings{Direction: graphview.TopToBottom, Selected: -1}
+}
+
+// SetDirection chooses the direction by its UI name ("Left to right") or
+// key ("lr"), in any case.
+func (s *GraphSettings) SetDirection(name string) error {
+	key := strings.ToLower(strings.TrimSpace(name))
+	for i := range GraphDirectionNames {
+		if key == GraphDirectionKeys[i] || key == strings.ToLower(GraphDirectionNames[i]) {
+			s.Direction = graphview.Direction(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown direction %q (choose %s)", name, strings.Join(GraphDirectionKeys, ", "))
+}
+
+// Select selects document node id (-1 for none) of doc's graph.
+func (s *GraphSettings) Select(doc *formats.Document, id int) error {
+	if id < -1 || doc.Graph == nil || id >= len(doc.Graph.Nodes) {
+		return fmt.Errorf("no node %d in the graph", id)
+	}
+	s.Selected = id
+	return nil
+}
+
+// SelectNamed selects the node of doc's graph named name.
+func (s *GraphSettings) SelectNamed(doc *formats.Document, name string) error {
+	if doc.Graph == nil {
+		return fmt.Errorf("this %s has no graph", doc.FormatName)
+	}
+	i := slices.IndexFunc(doc.Graph.Nodes, func(n formats.Node) bool { return n.Name == name })
+	if i < 0 {
+		return fmt.Errorf("no node named %q (try `tensorscope info` for the list)", name)
+	}
+	s.Selected = i
+	return nil
+}
+
+// SetViewport shows the scene point (x, y) at the view's centre at zoom;
+// zoom 0 fits the whole graph.
+func (s *GraphSettings) SetViewport(zoom float32, x, y float64) error {
+	if zoom == 0 {
+		s.Viewport = Viewport{}
+		return nil
+	}
+	if !(zoom > 0 && zoom <= MaxGraphZoom) || math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) {
+		return fmt.Errorf("a viewport needs a zoom in (0, %d] and a finite centre, not %g at (%g, %g)", MaxGraphZoom, zoom, x, y)
+	}
+	s.Viewport = Viewport{Zoom: zoom, CenterX: x, CenterY: y}
+	return nil
+}
