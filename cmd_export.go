@@ -15,7 +15,8 @@ import (
 
 func init() { register("export", runExport) }
 
-const exportUsage = "tensorscope export FILE --tensor NAME [--axes R,C] [--index AXIS=I ...] --out OUT.npy|.csv|.tsr\n" +
+const exportUsage = "tensorscope export FILE --tensor NAME [--axes R,C] [--index AXIS=I ...] --out OUT.npy|.csv|.tsr|.safetensors\n" +
+	"       tensorscope export FILE --all --out OUT.safetensors\n" +
 	"       tensorscope export FILE --view graph [--dark] --out OUT.svg|.png"
 
 // runExport implements `tensorscope export`: a tensor as .npy, .csv (one
@@ -26,6 +27,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	view := c.flags.String("view", "", "graph: export the model's graph instead of a tensor")
 	out := c.flags.String("out", "", "the file to write; its ending chooses the format")
 	dark := c.flags.Bool("dark", false, "graph colours of the dark theme")
+	all := c.flags.Bool("all", false, "write every tensor with data, under its own name (.safetensors)")
 	sel := addSelectionFlags(c, "the tensor to write")
 	pos, status, ok := c.parse(args, stdout, stderr)
 	if !ok {
@@ -39,8 +41,15 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	}
 	ext := strings.ToLower(filepath.Ext(*out))
 	graph := false
-	switch *view {
-	case "":
+	switch {
+	case *all:
+		if *view != "" || sel.tensor != "" || sel.axes != nil || sel.index != nil {
+			return c.usageError(stderr, "--all writes every tensor: it takes no --view, --tensor, --axes or --index")
+		}
+		if !containsString(viewmodel.ExportAllExtensions, ext) {
+			return c.usageError(stderr, "--out must end in %s with --all", strings.Join(viewmodel.ExportAllExtensions, ", "))
+		}
+	case *view == "":
 		if sel.tensor == "" {
 			return c.usageError(stderr, "choose --tensor NAME or --view graph")
 		}
@@ -50,7 +59,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		if ext != ".csv" && (sel.axes != nil || sel.index != nil) {
 			return c.usageError(stderr, "--axes and --index choose the plane of a .csv; %s holds the whole tensor", ext)
 		}
-	case headless.ViewGraph:
+	case *view == headless.ViewGraph:
 		graph = true
 		if sel.tensor != "" || sel.axes != nil || sel.index != nil {
 			return c.usageError(stderr, "--tensor, --axes and --index do not apply to --view graph")
@@ -75,6 +84,16 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	intr := catchInterrupts()
 	defer intr.stop()
 	var note string
+	if *all {
+		note, err := viewmodel.ExportAll(intr.ctx, *out, doc, nil)
+		if status, done := intr.finish(stderr, "export", *out, err); done {
+			return status
+		}
+		if note != "" {
+			fmt.Fprintf(stderr, "tensorscope export: %s\n", note)
+		}
+		return exitOK
+	}
 	if graph {
 		if doc.Graph == nil {
 			return fileError(stderr, path, fmt.Errorf("this %s has no graph to export", doc.FormatName))
@@ -113,7 +132,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "tensorscope export: writing %s\n", desc)
 			}
 		}
-		note, err = viewmodel.ExportTensor(intr.ctx, *out, t, plane)
+		note, err = viewmodel.ExportTensorAs(intr.ctx, *out, e.Name, t, plane)
 		if status, done := intr.finish(stderr, "export", *out, err); done {
 			return status
 		}

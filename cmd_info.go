@@ -106,7 +106,7 @@ func writeSummary(w io.Writer, doc *formats.Document) {
 			if e.Offset >= 0 {
 				off = strconv.FormatInt(e.Offset, 10)
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%d\t%s\n", e.Name, e.DType, viewmodel.FormatDims(e.Shape), e.Role, off, e.NBytes, tensorDetails(e))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%d\t%s\n", e.Name, e.TypeString(), viewmodel.FormatDims(e.Shape), e.Role, off, e.NBytes, tensorDetails(e))
 		}
 		tw.Flush()
 	}
@@ -184,7 +184,9 @@ func tensorDetails(e *formats.TensorEntry) string {
 	if e.Note != "" {
 		parts = append(parts, e.Note)
 	}
-	if !e.HasData() && e.Note == "" {
+	if e.HasText() && !e.HasData() {
+		parts = append(parts, "values as text")
+	} else if !e.HasData() && e.Note == "" {
 		parts = append(parts, "no data in the file")
 	}
 	return strings.Join(parts, "; ")

@@ -105,7 +105,7 @@ func selectTensors(doc *formats.Document, names []string) ([]*formats.TensorEntr
 		case !e.HasData():
 			return nil, fmt.Errorf("tensor %q has no data in this file", n)
 		case !e.DType.Numeric():
-			return nil, fmt.Errorf("tensor %q is %s, which has no real values to summarise", n, e.DType)
+			return nil, fmt.Errorf("tensor %q is %s, which has no real values to summarise", n, e.TypeString())
 		}
 		out = append(out, e)
 	}

@@ -122,8 +122,12 @@ type TensorEntry struct {
 	Quant  *Quant
 	Attrs  []Attr // further facts: layout, compression, checksum, source node...
 	Note   string // why there is no data, or other one-line remark
+	// TypeName names the element type when the tensor core has no dtype for
+	// it (NumPy's "<U5", a structured record); DType is then Invalid.
+	TypeName string
 
 	load   func(ctx context.Context) (*tensor.Tensor, error)
+	text   func(flat int) (string, error) // see SetText
 	once   sync.Mutex
 	cached *tensor.Tensor
 }

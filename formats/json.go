@@ -1,7 +1,6 @@
 package formats
 
 import (
-	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"math"
@@ -20,66 +19,111 @@ func (d *Document) MarshalJSON() ([]byte, error) {
 		Value   any    `json:"value"`
 		Meaning string `json:"meaning"`
 	}
-	type quantJSON struct {
-		Scales     []any   `json:"scales"`
-		ZeroPoints []int64 `json:"zero_points"`
-		Axis       int     `json:"axis"`
+	type otherJSON struct {
+		Graph    *Graph   `json:"graph"`
+		Warnings []string `json:"warnings"`
+		Tables   []Table  `json:"tables,omitempty"`
+		Plots    []Plot   `json:"plots,omitempty"`
 	}
-	type tensorJSON struct {
-		Name    string     `json:"name"`
-		DType   string     `json:"dtype"`
-		Shape   []int      `json:"shape"`
-		Offset  *int64     `json:"offset"`
-		NBytes  int64      `json:"nbytes"`
-		Role    Role       `json:"role"`
-		HasData bool       `json:"has_data"`
-		Quant   *quantJSON `json:"quant,omitempty"`
-		Attrs   attrList   `json:"attrs,omitempty"`
-		Note    string     `json:"note,omitempty"`
-	}
-	out := struct {
+	head := struct {
 		Path     string       `json:"path"`
 		Size     int64        `json:"size"`
 		Format   string       `json:"format"`
 		Version  string       `json:"version"`
 		Header   []headerJSON `json:"header"`
 		Metadata *Meta        `json:"metadata"`
-		Tensors  []tensorJSON `json:"tensors"`
-		Graph    *Graph       `json:"graph"`
-		Warnings []string     `json:"warnings"`
-		Tables   []Table      `json:"tables,omitempty"`
-		Plots    []Plot       `json:"plots,omitempty"`
 	}{
 		Path: d.Path, Size: d.Size, Format: d.Format, Version: d.Version,
-		Header: []headerJSON{}, Metadata: d.Metadata, Tensors: []tensorJSON{},
-		Graph: d.Graph, Warnings: []string{}, Tables: d.Tables, Plots: d.Plots,
+		Header: []headerJSON{}, Metadata: d.Metadata,
 	}
-	if out.Metadata == nil {
-		out.Metadata = NewObject("")
+	if head.Metadata == nil {
+		head.Metadata = NewObject("")
 	}
 	for _, h := range d.Header {
-		out.Header = append(out.Header, headerJSON{h.Name, h.Offset, h.Size, jsonValue(h.Value), h.Meaning})
+		head.Header = append(head.Header, headerJSON{h.Name, h.Offset, h.Size, jsonValue(h.Value), h.Meaning})
 	}
-	for _, t := range d.Tensors {
-		tj := tensorJSON{Name: t.Name, DType: t.DType.String(), Shape: nonNilInts(t.Shape),
-			NBytes: t.NBytes, Role: t.Role, HasData: t.HasData(), Attrs: t.Attrs, Note: t.Note}
-		if t.Offset >= 0 {
-			off := t.Offset
-			tj.Offset = &off
-		}
-		if q := t.Quant; q != nil {
-			qj := &quantJSON{ZeroPoints: q.ZeroPoints, Axis: q.Axis}
-			for _, s := range q.Scales {
-				qj.Scales = append(qj.Scales, jsonValue(s))
-			}
-			tj.Quant = qj
-		}
-		out.Tensors = append(out.Tensors, tj)
-	}
+	rest := otherJSON{Graph: d.Graph, Warnings: []string{}, Tables: d.Tables, Plots: d.Plots}
 	for _, w := range d.Warnings {
-		out.Warnings = append(out.Warnings, w.String())
+		rest.Warnings = append(rest.Warnings, w.String())
 	}
-	return json.Marshal(out)
+	// The object is written in three parts, so that the tensors (30,000 of
+	// them in a large checkpoint) are written without reflection: the bytes
+	// are those json.Marshal of the whole struct would write.
+	b, err := json.Marshal(head)
+	if err != nil {
+		return nil, err
+	}
+	b = append(make([]byte, 0, len(b)+160*len(d.Tensors)+4096), b[:len(b)-1]...)
+	b = append(b, `,"tensors":[`...)
+	for i, t := range d.Tensors {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if b, err = appendTensorJSON(b, t); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, "],"...)
+	r, err := json.Marshal(rest)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, r[1:]...), nil
+}
+
+// appendTensorJSON appends one tensor as json.Marshal writes tensorJSON:
+// {"name","dtype","shape","offset","nbytes","role","has_data", then
+// "quant", "attrs" and "note" when present}.
+func appendTensorJSON(b []byte, t *TensorEntry) ([]byte, error) {
+	b = append(b, `{"name":`...)
+	b = appendMarshalledString(b, t.Name)
+	b = append(b, `,"dtype":`...)
+	b = appendMarshalledString(b, t.TypeString())
+	b = append(b, `,"shape":[`...)
+	for i, d := range t.Shape {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(d), 10)
+	}
+	b = append(b, `],"offset":`...)
+	if t.Offset >= 0 {
+		b = strconv.AppendInt(b, t.Offset, 10)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"nbytes":`...)
+	b = strconv.AppendInt(b, t.NBytes, 10)
+	b = append(b, `,"role":`...)
+	b = appendMarshalledString(b, string(t.Role))
+	b = append(b, `,"has_data":`...)
+	b = strconv.AppendBool(b, t.HasData())
+	if q := t.Quant; q != nil {
+		type quantJSON struct {
+			Scales     []any   `json:"scales"`
+			ZeroPoints []int64 `json:"zero_points"`
+			Axis       int     `json:"axis"`
+		}
+		qj := &quantJSON{ZeroPoints: q.ZeroPoints, Axis: q.Axis}
+		for _, s := range q.Scales {
+			qj.Scales = append(qj.Scales, jsonValue(s))
+		}
+		v, err := json.Marshal(qj)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(b, `,"quant":`...), v...)
+	}
+	if len(t.Attrs) > 0 {
+		var err error
+		if b, err = attrList(t.Attrs).appendJSON(append(b, `,"attrs":`...)); err != nil {
+			return nil, err
+		}
+	}
+	if t.Note != "" {
+		b = appendMarshalledString(append(b, `,"note":`...), t.Note)
+	}
+	return append(b, '}'), nil
 }
 
 // MarshalJSON writes an object, a list, or a leaf value.
@@ -186,23 +230,30 @@ func (k NodeKind) String() string {
 // attrList marshals as an object keeping attribute order.
 type attrList []Attr
 
-func (l attrList) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
+func (l attrList) MarshalJSON() ([]byte, error) { return l.appendJSON(nil) }
+
+func (l attrList) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
 	for i, a := range l {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.Write(jsonKey(a.Name))
-		b.WriteByte(':')
-		v, err := json.Marshal(jsonValue(a.Value))
-		if err != nil {
-			return nil, err
+		b = appendMarshalledString(b, a.Name)
+		b = append(b, ':')
+		switch v := a.Value.(type) {
+		case string: // the common cases, without reflection
+			b = appendMarshalledString(b, v)
+		case int64:
+			b = strconv.AppendInt(b, v, 10)
+		default:
+			j, err := json.Marshal(jsonValue(a.Value))
+			if err != nil {
+				return nil, err
+			}
+			b = append(b, j...)
 		}
-		b.Write(v)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(b, '}'), nil
 }
 
 // jsonValue maps attribute values onto what JSON can carry: enums by name,
@@ -257,10 +308,7 @@ func nonNilInts(s []int) []int {
 // jsonKey quotes an object key as JSON. strconv.Quote is not JSON: it
 // writes \x.. for invalid UTF-8 and \a, \v, \U........ escapes, which
 // real files' parameter names can trigger. json.Marshal of a string cannot fail.
-func jsonKey(s string) []byte {
-	b, _ := json.Marshal(s)
-	return b
-}
+func jsonKey(s string) []byte { return appendMarshalledString(nil, s) }
 
 // marshalLazyList writes every entry of a lazy list as a JSON array. It
 // appends the entries itself: a vocabulary of 150,000 tokens goes through
@@ -392,5 +440,19 @@ func appendJSONString(b []byte, s string) []byte {
 		i += size
 	}
 	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// appendMarshalledString appends s quoted as json.Marshal quotes it (HTML
+// characters escaped too); plain ASCII, the usual case, without calling it.
+func appendMarshalledString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
 	return append(b, '"')
 }

@@ -31,8 +31,11 @@ func TensorChunks(t *tensor.Tensor, fn func(chunk []byte) error) error {
 
 func tensorChunks(t *tensor.Tensor, fn func(chunk []byte) error) error {
 	es := int64(t.DType().Size())
-	if es == 0 {
-		return fmt.Errorf("tensor has invalid dtype %s", t.DType())
+	if es == 0 || t.IsMagnitude() {
+		return fmt.Errorf("tensor %s has no bytes of its own to write (convert it with ToFloat32)", t)
+	}
+	if t.IsBigEndian() {
+		fn = swappedChunks(t.DType(), fn)
 	}
 	shape, strides := t.Shape(), t.Strides()
 	for _, d := range shape {
@@ -105,4 +108,25 @@ func tensorChunks(t *tensor.Tensor, fn func(chunk []byte) error) error {
 		return fn(buf)
 	}
 	return nil
+}
+
+// swappedChunks wraps fn so that it receives a big-endian tensor's chunks
+// as little-endian bytes, swapped in a reused buffer (each half of a
+// complex number on its own).
+func swappedChunks(dt tensor.DType, fn func(chunk []byte) error) func([]byte) error {
+	unit := dt.Size()
+	if dt.IsComplex() {
+		unit /= 2
+	}
+	var buf []byte
+	return func(c []byte) error {
+		buf = append(buf[:0], c...)
+		for i := 0; i+unit <= len(buf); i += unit {
+			e := buf[i : i+unit]
+			for a, b := 0, unit-1; a < b; a, b = a+1, b-1 {
+				e[a], e[b] = e[b], e[a]
+			}
+		}
+		return fn(buf)
+	}
 }

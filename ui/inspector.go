@@ -55,6 +55,8 @@ type inspectorView struct {
 	values   *widget.Table
 	valuesOK bool
 
+	complexSel *fyne.Container // real part, imaginary part or magnitude of a complex tensor
+
 	// The settings controls, brought in line with the viewmodel's settings
 	// by syncControls; syncing is set meanwhile so that their callbacks do
 	// not send the values back.
@@ -86,6 +88,7 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 			v.in.SetDequantised(on)
 		}
 	})
+	v.complexSel = newComplexPartSelect(v.in)
 	v.facts = widget.NewTable(
 		func() (int, int) { return len(v.factRows), 2 },
 		func() fyne.CanvasObject {
@@ -121,7 +124,7 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 		}
 	})
 	v.toGraph.Hide()
-	top := container.NewVBox(container.NewBorder(nil, nil, nil, v.toGraph, v.title), v.summary, v.alert, v.pcts, v.dequant, status, v.message)
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, v.toGraph, v.title), v.summary, v.alert, v.pcts, v.dequant, v.complexSel, status, v.message)
 	v.content = container.NewBorder(top, nil, nil, nil, v.tabs)
 	v.in.OnChange = v.update
 	v.update(viewmodel.ChangedAll) // syncs the controls too
@@ -213,6 +216,7 @@ func (v *inspectorView) updateTensor() {
 		v.message.SetText("Select a tensor to see its values.")
 		v.message.Show()
 		v.dequant.Hide()
+		v.complexSel.Hide()
 		v.tabs.Hide()
 		v.facts.Refresh()
 		if v.content != nil {
@@ -232,6 +236,7 @@ func (v *inspectorView) updateTensor() {
 	} else {
 		v.dequant.Hide()
 	}
+	updateComplexPartSelect(v.complexSel, v.in)
 	if err := v.in.Err(); err != nil {
 		v.message.SetText("Cannot show values: " + err.Error())
 		v.message.Show()
@@ -239,6 +244,7 @@ func (v *inspectorView) updateTensor() {
 	} else {
 		v.message.Hide()
 	}
+	v.sizeValueColumns()
 	v.tabs.Show()
 	v.rebuildAxes()
 	// Showing and hiding parts changes the layout; lay it out again now
@@ -469,7 +475,12 @@ func (v *inspectorView) valuesTab() fyne.CanvasObject {
 			return l
 		},
 		func(id widget.TableCellID, o fyne.CanvasObject) {
-			o.(*widget.Label).SetText(v.in.ValueCellText(id.Row, id.Col))
+			l := o.(*widget.Label)
+			l.Alignment = fyne.TextAlignTrailing // numbers line up on the right, text on the left
+			if v.in.ShowsText() {
+				l.Alignment = fyne.TextAlignLeading
+			}
+			l.SetText(v.in.ValueCellText(id.Row, id.Col))
 		})
 	v.values.CreateHeader = func() fyne.CanvasObject {
 		l := widget.NewLabel("")
@@ -488,6 +499,23 @@ func (v *inspectorView) valuesTab() fyne.CanvasObject {
 		}
 	}
 	return v.values
+}
+
+// sizeValueColumns gives text (strings, records) wide columns, and shows
+// the Values tab for it: text has no heatmap or histogram.
+func (v *inspectorView) sizeValueColumns() {
+	width := float32(120)
+	if v.in.ShowsText() {
+		width = 240
+		if _, cols := v.in.PlaneSize(); cols == 1 {
+			width = 900
+		}
+		v.tabs.SelectIndex(2)
+	}
+	for c := 0; c < 64; c++ {
+		v.values.SetColumnWidth(c, width)
+	}
+	v.values.Refresh()
 }
 
 func (v *inspectorView) refreshValues() {

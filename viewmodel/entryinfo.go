@@ -11,7 +11,7 @@ import (
 func EntryFacts(e *formats.TensorEntry) [][2]string {
 	rows := [][2]string{
 		{"Name", e.Name},
-		{"DType", e.DType.String()},
+		{"DType", e.TypeString()},
 		{"Shape", FormatDims(e.Shape)},
 		{"Role", string(e.Role)},
 	}

@@ -202,6 +202,9 @@ func (in *Inspector) SetMaxCells(rows, cols int) {
 
 // PlaneSize is the size of the current plane, or zeros.
 func (in *Inspector) PlaneSize() (rows, cols int) {
+	if in.text.ready {
+		return in.text.rows, in.text.cols
+	}
 	if in.heat.plane == nil {
 		return 0, 0
 	}

@@ -38,6 +38,8 @@ type Inspector struct {
 	raw     *tensor.Tensor // values as stored
 	shown   *tensor.Tensor // raw, or dequantised
 	dequant bool
+	part    tensor.ComplexPart // the real view of a complex tensor
+	text    textState          // elements shown as text (strings, records)
 
 	summary summaryResult
 	heat    heatmapState
@@ -62,7 +64,7 @@ type Inspector struct {
 // NewInspector returns an empty inspector posting through post.
 func NewInspector(post Poster) *Inspector {
 	return &Inspector{post: post, index: -1, heat: newHeatmapState(), hist: newHistogramState(),
-		progress: map[string]float64{}}
+		progress: map[string]float64{}, part: tensor.Magnitude}
 }
 
 // setDocument names the document whose tensors are shown (nil for
@@ -87,8 +89,13 @@ func (in *Inspector) Show(index int, e *formats.TensorEntry) {
 	in.summary = summaryResult{}
 	in.heat.reset()
 	in.hist.reset()
+	in.text = textState{}
 	in.changed(ChangedAll)
 	if e == nil {
+		return
+	}
+	if e.HasText() && !e.HasData() {
+		in.showText()
 		return
 	}
 	if !e.HasData() {
@@ -100,8 +107,8 @@ func (in *Inspector) Show(index int, e *formats.TensorEntry) {
 		in.changed(ChangedTensor)
 		return
 	}
-	if !e.DType.Numeric() {
-		in.err = fmt.Errorf("%s values cannot be plotted", e.DType)
+	if !e.DType.Numeric() && !e.DType.IsComplex() {
+		in.err = fmt.Errorf("%s values cannot be plotted", e.TypeString())
 		in.changed(ChangedTensor)
 		return
 	}
@@ -112,17 +119,21 @@ func (in *Inspector) Show(index int, e *formats.TensorEntry) {
 func (in *Inspector) Clear() { in.Show(-1, nil) }
 
 func (in *Inspector) load() {
-	e, dequant := in.entry, in.dequant && in.entry.Quant != nil
+	e, dequant, part := in.entry, in.dequant && in.entry.Quant != nil, in.part
 	in.setProgress("Loading", 0)
-	in.loadTask = StartTask(in.post, in.doc, func(ctx context.Context, _ Progress) ([2]*tensor.Tensor, error) {
-		raw, err := e.Load(ctx)
+	in.loadTask = StartTask(in.post, in.doc, func(ctx context.Context, progress Progress) ([2]*tensor.Tensor, error) {
+		raw, err := e.Load(formats.WithProgress(ctx, progress))
+		if err == nil && raw != nil && raw.DType().IsComplex() {
+			shown, err := raw.ComplexPart(part)
+			return [2]*tensor.Tensor{raw, shown}, err
+		}
 		if err != nil || !dequant {
 			return [2]*tensor.Tensor{raw, raw}, err
 		}
 		q := e.Quant
 		deq, err := tensor.Dequantize(ctx, raw, q.Scales, q.ZeroPoints, q.Axis)
 		return [2]*tensor.Tensor{raw, deq}, err
-	}, nil, func(ts [2]*tensor.Tensor, err error) {
+	}, func(frac float64) { in.setProgress("Loading", frac) }, func(ts [2]*tensor.Tensor, err error) {
 		in.loadTask = nil
 		in.clearProgress("Loading")
 		if err != nil {
@@ -198,7 +209,7 @@ func (in *Inspector) Close() { in.stopAll() }
 
 func (in *Inspector) tasks() []*Task {
 	var out []*Task
-	for _, t := range []*Task{in.loadTask, in.summaryTask, in.heat.task, in.hist.task} {
+	for _, t := range []*Task{in.loadTask, in.summaryTask, in.heat.task, in.hist.task, in.text.task} {
 		if t != nil {
 			out = append(out, t)
 		}
@@ -210,7 +221,7 @@ func (in *Inspector) stopAll() {
 	for _, t := range in.tasks() {
 		t.Cancel()
 	}
-	in.loadTask, in.summaryTask, in.heat.task, in.hist.task = nil, nil, nil, nil
+	in.loadTask, in.summaryTask, in.heat.task, in.hist.task, in.text.task = nil, nil, nil, nil, nil
 	for k := range in.progress {
 		delete(in.progress, k)
 	}

@@ -81,6 +81,9 @@ func (in *Inspector) SummaryLine() []Segment {
 		return nil
 	}
 	head := FormatTypedShape(in.entry.DType, in.entry.Shape)
+	if in.entry.TypeName != "" {
+		head = in.entry.TypeName + strings.TrimPrefix(head, in.entry.DType.String())
+	}
 	if in.shown != nil && in.shown.DType() != in.entry.DType {
 		head += " → " + in.shown.DType().String()
 	}

@@ -11,20 +11,28 @@ import (
 	"strings"
 
 	"tensorscope/formats"
+	"tensorscope/formats/safetensors"
 	"tensorscope/formats/tsr"
 	"tensorscope/tensor"
 )
 
 // TensorExportExtensions are the file endings ExportTensor writes.
-var TensorExportExtensions = []string{".npy", ".csv", ".tsr"}
+var TensorExportExtensions = []string{".npy", ".csv", ".tsr", ".safetensors"}
 
 // ExportTensor writes t to path in the format its ending names: .npy (the
 // whole tensor, NumPy format 1.0), .csv (plane, a 2-D view of t such as
-// TensorPlane returns) or .tsr (TSR v1, else TSR4). It writes through a
+// TensorPlane returns), .tsr (TSR v1, else TSR4) or .safetensors (the
+// whole tensor, named "tensor"; see ExportTensorAs). It writes through a
 // temporary file renamed into place; cancelling ctx stops the export and
 // removes the temporary file. The note says what the user should know
 // about the result (a widened dtype, the TSR generation), or is empty.
 func ExportTensor(ctx context.Context, path string, t, plane *tensor.Tensor) (note string, err error) {
+	return ExportTensorAs(ctx, path, "tensor", t, plane)
+}
+
+// ExportTensorAs is ExportTensor with the name formats that name their
+// tensors (.safetensors) store it under.
+func ExportTensorAs(ctx context.Context, path, name string, t, plane *tensor.Tensor) (note string, err error) {
 	var write func(w io.Writer) (string, error)
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".npy":
@@ -33,6 +41,10 @@ func ExportTensor(ctx context.Context, path string, t, plane *tensor.Tensor) (no
 		write = func(w io.Writer) (string, error) { return "", WriteCSV(ctx, w, plane) }
 	case ".tsr":
 		write = func(w io.Writer) (string, error) { return WriteTSR(ctx, w, t) }
+	case ".safetensors":
+		write = func(w io.Writer) (string, error) {
+			return "", safetensors.Write(ctx, w, []safetensors.Named{{Name: name, Tensor: t}}, nil)
+		}
 	default:
 		return "", fmt.Errorf("export %s: choose a name ending in %s", filepath.Base(path), strings.Join(TensorExportExtensions, ", "))
 	}
@@ -356,8 +368,9 @@ func (d *Doc) ExportShown(path string, done func(note string, err error)) (*Task
 		return nil, fmt.Errorf("select a tensor with values first")
 	}
 	what := in.ExportedValues()
+	name := in.Entry().Name
 	return Go(d, func(ctx context.Context, _ Progress) (string, error) {
-		note, err := ExportTensor(ctx, path, t, plane)
+		note, err := ExportTensorAs(ctx, path, name, t, plane)
 		if what != "" {
 			note = strings.TrimSpace(what + "\n" + note)
 		}

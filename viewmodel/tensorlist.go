@@ -114,7 +114,7 @@ func (l *TensorList) flatCell(index int, col TensorColumn) string {
 	case ColName:
 		return e.Name
 	case ColDType:
-		s := e.DType.String()
+		s := e.TypeString()
 		if e.Quant != nil {
 			s += " (quantised)"
 		}
@@ -122,7 +122,7 @@ func (l *TensorList) flatCell(index int, col TensorColumn) string {
 	case ColShape:
 		return FormatDims(e.Shape)
 	case ColSize:
-		if !e.HasData() {
+		if !e.HasData() && !e.HasText() {
 			return "no data"
 		}
 		return FormatBytes(storedBytes(e))
@@ -190,7 +190,7 @@ func (l *TensorList) refresh() {
 func (l *TensorList) lessFunc() func(a, b *formats.TensorEntry) bool {
 	switch l.sortCol {
 	case ColDType:
-		return func(a, b *formats.TensorEntry) bool { return a.DType.String() < b.DType.String() }
+		return func(a, b *formats.TensorEntry) bool { return a.TypeString() < b.TypeString() }
 	case ColShape:
 		return func(a, b *formats.TensorEntry) bool { return elements(a) < elements(b) }
 	case ColSize:
@@ -205,7 +205,7 @@ func matchesAll(e *formats.TensorEntry, words []string) bool {
 	if len(words) == 0 {
 		return true
 	}
-	hay := strings.ToLower(e.Name + " " + e.DType.String() + " " + FormatDims(e.Shape) + " " + string(e.Role))
+	hay := strings.ToLower(e.Name + " " + e.TypeString() + " " + FormatDims(e.Shape) + " " + string(e.Role))
 	for _, w := range words {
 		if !strings.Contains(hay, w) {
 			return false
@@ -226,7 +226,7 @@ func elements(e *formats.TensorEntry) int64 {
 // possibly compressed size in the file).
 func storedBytes(e *formats.TensorEntry) int64 {
 	n := elements(e)
-	if n < 0 {
+	if n < 0 || e.DType.Size() == 0 {
 		return e.NBytes
 	}
 	if e.DType.Packed() {

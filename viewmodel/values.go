@@ -23,6 +23,9 @@ func (in *Inspector) ElementIndex(row, col int) []int {
 // ValueText is the exact value of plane element (row, col) as stored (or
 // dequantised), for the values table.
 func (in *Inspector) ValueText(row, col int) string {
+	if in.text.ready {
+		return in.textAt(row, col)
+	}
 	if in.shown == nil {
 		return ""
 	}

@@ -161,6 +161,7 @@ var installedTypes = []string{
 	"application/x-tsr-tensor", "application/x-tsr3-tensor", "application/x-tsr4-tensor",
 	"application/x-tengine-tmfile", "application/x-tennis-tsm", "application/x-seetaface-csta",
 	"application/x-datacode-nn", "application/x-gguf", "application/x-onnx",
+	"application/x-npy", "application/x-npz", "application/x-safetensors", "application/x-safetensors-index",
 }
 
 func isOurs(mime string) bool {
@@ -199,7 +200,7 @@ func typeCases(t *testing.T, dir string) []sampleCase {
 		if err := os.WriteFile(copyPath, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if byNameOnly(want) {
+		if globOnly[want] {
 			want = ""
 		}
 		cases = append(cases, sampleCase{copyPath, want})

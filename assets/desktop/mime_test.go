@@ -143,13 +143,8 @@ func realSamples(t *testing.T) []sampleCase {
 			out = append(out, sampleCase{p, "application/x-onnx"})
 		}
 	}
+	out = append(out, numpyAndSafetensorsSamples(t)...)
 	return out
-}
-
-// byNameOnly reports whether a type has no magic rule: its files are
-// typed by their names alone.
-func byNameOnly(mime string) bool {
-	return mime == "application/x-tengine-tmfile" || mime == "application/x-onnx"
 }
 
 // generatedFiles writes, into dir, a TSR3 file (no sample exists) made by
@@ -215,7 +210,7 @@ func TestMagicRulesMatchTheFormats(t *testing.T) {
 	for _, c := range cases {
 		got := magicTypes(t, mi, head(t, c.path))
 		want := []string{c.want}
-		if c.want == "" || byNameOnly(c.want) {
+		if c.want == "" || globOnly[c.want] {
 			want = nil
 		}
 		if !slices.Equal(got, want) {
@@ -228,15 +223,19 @@ func TestMagicRulesMatchTheFormats(t *testing.T) {
 // including those known by magic, so files are typed without reading them.
 func TestGlobsNameEveryFormat(t *testing.T) {
 	want := map[string]string{
-		"application/x-tsr-tensor":     "*.tsr",
-		"application/x-tsr3-tensor":    "*.tsr",
-		"application/x-tsr4-tensor":    "*.tsr",
-		"application/x-tengine-tmfile": "*.tmfile",
-		"application/x-tennis-tsm":     "*.tsm",
-		"application/x-seetaface-csta": "*.csta",
-		"application/x-datacode-nn":    "*.nn",
-		"application/x-gguf":           "*.gguf",
-		"application/x-onnx":           "*.onnx",
+		"application/x-tsr-tensor":        "*.tsr",
+		"application/x-tsr3-tensor":       "*.tsr",
+		"application/x-tsr4-tensor":       "*.tsr",
+		"application/x-tengine-tmfile":    "*.tmfile",
+		"application/x-tennis-tsm":        "*.tsm",
+		"application/x-seetaface-csta":    "*.csta",
+		"application/x-datacode-nn":       "*.nn",
+		"application/x-gguf":              "*.gguf",
+		"application/x-onnx":              "*.onnx",
+		"application/x-npy":               "*.npy",
+		"application/x-npz":               "*.npz",
+		"application/x-safetensors":       "*.safetensors",
+		"application/x-safetensors-index": "*.safetensors.index.json",
 	}
 	mi := readMimeInfo(t)
 	if len(mi.Types) != len(want) {

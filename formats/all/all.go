@@ -5,7 +5,9 @@ package all
 import (
 	_ "tensorscope/formats/gguf"
 	_ "tensorscope/formats/nn"
+	_ "tensorscope/formats/npy"
 	_ "tensorscope/formats/onnx"
+	_ "tensorscope/formats/safetensors"
 	_ "tensorscope/formats/tmfile"
 	_ "tensorscope/formats/tsm"
 	_ "tensorscope/formats/tsr"

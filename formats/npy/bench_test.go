@@ -1,0 +1,109 @@
+package npy
+
+import (
+	"archive/zip"
+	"bytes"
+	"compress/flate"
+	"context"
+	"encoding/binary"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"tensorscope/formats"
+	"tensorscope/tensor"
+)
+
+// normalFloat32s returns n normally distributed float32 values as bytes.
+func normalFloat32s(n int) []byte {
+	raw := make([]byte, 4*n)
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < n; i++ {
+		binary.LittleEndian.PutUint32(raw[4*i:], math.Float32bits(float32(r.NormFloat64())))
+	}
+	return raw
+}
+
+// BenchmarkStats1GiB computes the statistics of a 1 GiB float32 .npy, in C
+// order and in Fortran order (a strided view), mapped and page-cached.
+func BenchmarkStats1GiB(b *testing.B) {
+	dir := b.TempDir()
+	data := normalFloat32s(1 << 28)
+	for _, order := range []string{"C", "Fortran"} {
+		fortran := "False"
+		if order == "Fortran" {
+			fortran = "True"
+		}
+		path := filepath.Join(dir, order+".npy")
+		if err := os.WriteFile(path, npyFile(1, "{'descr': '<f4', 'fortran_order': "+fortran+", 'shape': (16384, 16384), }", data), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(order, func(b *testing.B) {
+			doc, err := formats.Open(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer doc.Close()
+			x, err := doc.Tensor("#0").Load(context.Background())
+			if err != nil {
+				b.Fatal(err)
+			}
+			tensor.ComputeStats(context.Background(), x, nil)
+			b.SetBytes(1 << 30)
+			b.ResetTimer()
+			cpu := processCPUTime()
+			for i := 0; i < b.N; i++ {
+				if _, err := tensor.ComputeStats(context.Background(), x, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64((processCPUTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
+		})
+		os.Remove(path)
+	}
+}
+
+// BenchmarkDeflatedMember256MiB inflates a 256 MiB float32 member of an
+// .npz and computes its statistics, from opening the archive; bytes/s is
+// of output. B/op over the member's size is the memory bound (≤ 1.2).
+func BenchmarkDeflatedMember256MiB(b *testing.B) {
+	const size = 256 << 20
+	body := npyFile(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (8192, 8192), }", normalFloat32s(size/4))
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) { return flate.NewWriter(w, flate.BestSpeed) })
+	w, err := zw.CreateHeader(&zip.FileHeader{Name: "w.npy", Method: zip.Deflate})
+	if err != nil {
+		b.Fatal(err)
+	}
+	w.Write(body)
+	zw.Close()
+	path := filepath.Join(b.TempDir(), "w.npz")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	body = nil
+	buf = bytes.Buffer{}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := processCPUTime()
+	defer func() { b.ReportMetric(float64((processCPUTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op") }()
+	for i := 0; i < b.N; i++ {
+		doc, err := formats.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		x, err := doc.Tensor("w").Load(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := tensor.ComputeStats(context.Background(), x, nil); err != nil {
+			b.Fatal(err)
+		}
+		doc.Close()
+	}
+}

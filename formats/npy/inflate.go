@@ -1,0 +1,197 @@
+package npy
+
+import (
+	"archive/zip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"tensorscope/formats"
+	"tensorscope/tensor"
+)
+
+// maxDeflateRatio is the most bytes one byte of a deflate stream can expand
+// to (a 258-byte match in 2 bits). A member declaring more is lying, and is
+// refused before anything is allocated.
+const maxDeflateRatio = 1032
+
+// inMemoryLimit is the largest member inflated into memory; larger ones go
+// to an unlinked temporary file that is mapped like the zip itself.
+var inMemoryLimit int64 = 512 << 20
+
+// inflateChunk is how much is inflated between checks of the context.
+const inflateChunk = 1 << 20
+
+// inflater decompresses one deflated member on first use and keeps the
+// result for the document's lifetime.
+type inflater struct {
+	doc  *formats.Document
+	f    *zip.File
+	at   int64 // offset of the compressed data in the zip
+	size int64 // declared inflated size
+
+	mu  sync.Mutex
+	st  *tensor.Storage
+	err error
+}
+
+func newInflater(doc *formats.Document, f *zip.File, at int64) (*inflater, error) {
+	size, packed := f.UncompressedSize64, f.CompressedSize64
+	if size > 1<<62 || (packed < (1<<62)/maxDeflateRatio && size > packed*maxDeflateRatio+1024) {
+		return nil, fmt.Errorf("declares %d bytes inflated from %d compressed, more than deflate can produce", size, packed)
+	}
+	return &inflater{doc: doc, f: f, at: at, size: int64(size)}, nil
+}
+
+// open starts inflating the member, bounded by its declared size.
+func (m *inflater) open() (io.ReadCloser, error) {
+	rc, err := m.f.Open()
+	if err != nil {
+		return nil, fmt.Errorf("zip: %v", err)
+	}
+	return rc, nil
+}
+
+// readHeader inflates only the .npy header at the member's start.
+func (m *inflater) readHeader() ([]byte, error) {
+	rc, err := m.open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	prefix := make([]byte, min(12, m.size))
+	if _, err := io.ReadFull(rc, prefix); err != nil {
+		return nil, m.streamErr(err, 0)
+	}
+	total, err := peekHeaderLen(prefix, 0)
+	if err != nil {
+		return prefix, nil // parseHeader reports the same problem with its place
+	}
+	if total > m.size {
+		return nil, fmt.Errorf("header of %d bytes is longer than the member's declared %d bytes", total, m.size)
+	}
+	head := make([]byte, total)
+	copy(head, prefix)
+	if int64(len(prefix)) < total {
+		if _, err := io.ReadFull(rc, head[len(prefix):]); err != nil {
+			return nil, m.streamErr(err, int64(len(prefix)))
+		}
+	}
+	return head, nil
+}
+
+func (m *inflater) streamErr(err error, done int64) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return formats.Errorf(m.at, "deflate stream ends after %d of the %d bytes the member declares", done, m.size)
+	}
+	if errors.Is(err, zip.ErrFormat) {
+		return formats.Errorf(m.at, "deflate stream inflates past the %d bytes the member declares", m.size)
+	}
+	return formats.Errorf(m.at, "deflate stream: %v after %d of %d bytes", err, done, m.size)
+}
+
+// inflate returns the member's inflated bytes as storage, inflating them on
+// first call. A cancelled inflation is not remembered, so it can be retried.
+func (m *inflater) inflate(ctx context.Context) (*tensor.Storage, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.st != nil || m.err != nil {
+		return m.st, m.err
+	}
+	var st *tensor.Storage
+	var err error
+	if m.size > inMemoryLimit {
+		st, err = m.inflateToFile(ctx)
+	} else {
+		st, err = m.inflateToMemory(ctx)
+	}
+	if err != nil {
+		if ctx.Err() == nil {
+			m.err = err
+		}
+		return nil, err
+	}
+	m.st = st
+	return st, nil
+}
+
+func (m *inflater) inflateToMemory(ctx context.Context) (*tensor.Storage, error) {
+	buf := make([]byte, m.size)
+	w := &sliceWriter{buf: buf}
+	if err := m.copyAll(ctx, w); err != nil {
+		return nil, err
+	}
+	return tensor.NewStorage(buf), nil
+}
+
+type sliceWriter struct {
+	buf []byte
+	n   int
+}
+
+func (w *sliceWriter) Write(p []byte) (int, error) {
+	n := copy(w.buf[w.n:], p)
+	w.n += n
+	if n < len(p) {
+		return n, io.ErrShortWrite
+	}
+	return n, nil
+}
+
+// inflateToFile writes the member to a temporary file, maps it as a shard
+// of the document (unmapped on Close) and unlinks it at once, so nothing is
+// left behind however the process ends.
+func (m *inflater) inflateToFile(ctx context.Context) (*tensor.Storage, error) {
+	tmp, err := os.CreateTemp("", "tensorscope-npz-*.npy")
+	if err != nil {
+		return nil, fmt.Errorf("temporary file for a %d-byte member: %v", m.size, err)
+	}
+	name := tmp.Name()
+	defer os.Remove(name)
+	err = m.copyAll(ctx, tmp)
+	if cerr := tmp.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("temporary file: %v", cerr)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return m.doc.AddShard(name).Storage()
+}
+
+// copyAll inflates exactly the declared size into w, reporting progress and
+// checking ctx between chunks, then checks that the stream ends there (which
+// also makes archive/zip verify the member's CRC-32).
+func (m *inflater) copyAll(ctx context.Context, w io.Writer) error {
+	rc, err := m.open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	var done int64
+	for done < m.size {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n, err := io.CopyN(w, rc, min(m.size-done, inflateChunk))
+		done += n
+		if err != nil {
+			if errors.Is(err, io.ErrShortWrite) {
+				return fmt.Errorf("writing the inflated member: %v", err)
+			}
+			return m.streamErr(err, done)
+		}
+		formats.ReportProgress(ctx, done, m.size)
+	}
+	var one [1]byte
+	n, err := rc.Read(one[:])
+	if n > 0 || errors.Is(err, zip.ErrFormat) {
+		return formats.Errorf(m.at, "deflate stream inflates past the %d bytes the member declares", m.size)
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return m.streamErr(err, done)
+	}
+	return nil
+}

@@ -1,0 +1,155 @@
+package safetensors
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"strings"
+
+	"tensorscope/formats"
+	"tensorscope/tensor"
+)
+
+var format = &formats.Format{
+	ID:         "safetensors",
+	Name:       "safetensors",
+	Extensions: []string{".safetensors", ".safetensors.index.json"},
+	Priority:   50, // no magic number: after the formats that have one
+	Sniff:      func(b []byte) bool { return sniffFile(b) || sniffIndex(b) },
+}
+
+func init() {
+	format.Decode = decode
+	formats.Register(format)
+}
+
+// sniffFile recognises a safetensors file by a plausible header length
+// followed by the JSON object's opening: '{' then '"' or '}' (possibly after
+// spaces). When the whole header is present its last non-space byte must be
+// '}'. A header running past the end still sniffs, so that the decoder can
+// say what is wrong with it.
+func sniffFile(b []byte) bool {
+	if len(b) < 10 || b[8] != '{' {
+		return false
+	}
+	n := binary.LittleEndian.Uint64(b)
+	if n < 2 || n > 1<<40 {
+		return false
+	}
+	rest := bytes.TrimLeft(b[9:min(len(b), 64)], " \n\r\t")
+	if len(rest) > 0 && rest[0] != '"' && rest[0] != '}' {
+		return false
+	}
+	if int64(n) <= int64(len(b))-8 {
+		text := bytes.TrimRight(b[8:8+n], " \n\r\t")
+		return len(text) > 0 && text[len(text)-1] == '}'
+	}
+	return true
+}
+
+// sniffIndex recognises a sharded checkpoint's index: a JSON object with a
+// "weight_map" near its start.
+func sniffIndex(b []byte) bool {
+	head := bytes.TrimLeft(b[:min(len(b), 1<<20)], " \n\r\t\xef\xbb\xbf")
+	return len(head) > 0 && head[0] == '{' && bytes.Contains(head, []byte(`"weight_map"`))
+}
+
+func decode(src *formats.Source) (*formats.Document, error) {
+	if !sniffFile(src.Data) && sniffIndex(src.Data) {
+		return decodeIndex(src)
+	}
+	return decodeFile(src)
+}
+
+// decodeFile reads one safetensors file (a whole checkpoint or one shard).
+func decodeFile(src *formats.Source) (*formats.Document, error) {
+	size := int64(len(src.Data))
+	n, err := headerSize(src.Data, size)
+	if err != nil {
+		return nil, err
+	}
+	h, err := parseHeader(src.Data[8 : 8+n])
+	if err != nil {
+		return nil, err
+	}
+	h.validate(size - h.bufferStart())
+	doc := src.NewDocument(format, "")
+	doc.Warnings = append(doc.Warnings, h.warnings...)
+	doc.Header = h.fields("")
+	doc.HeaderSpan = formats.Span{Offset: 0, Len: h.bufferStart()}
+	doc.Metadata = formats.NewObject("")
+	if h.metadata != nil {
+		doc.Metadata.Add(h.metadata)
+	}
+	doc.Metadata.Add(h.tree())
+	storage := func() (*tensor.Storage, error) { return src.Storage, nil }
+	for _, e := range h.tensors {
+		doc.Tensors = append(doc.Tensors, h.tensorEntry(e, storage))
+	}
+	return doc, nil
+}
+
+// tensorEntry lists e, loading its data from the storage that open returns
+// (the mapped file, or a shard mapped on first use).
+func (h *header) tensorEntry(e *entry, open func() (*tensor.Storage, error)) *formats.TensorEntry {
+	te := &formats.TensorEntry{Name: e.name, DType: e.dtype, Shape: e.shape,
+		Offset: h.bufferStart() + e.start, NBytes: e.end - e.start, Role: formats.RoleWeight,
+		Attrs: make([]formats.Attr, 1, 2)}
+	te.Attrs[0] = formats.Attr{Name: "safetensors dtype", Value: e.dtypeName}
+	switch {
+	case e.problem != "":
+		te.Note = e.problem
+		if e.dtype == tensor.Invalid {
+			te.TypeName = e.dtypeName
+		}
+	case !viewable(e.dtype):
+		te.Note = fmt.Sprintf("%s data is listed, but the tensor core cannot view packed %s elements yet", e.dtypeName, e.dtype)
+	default:
+		off, dt, shape := h.bufferStart()+e.start, e.dtype, e.shape
+		te.SetLoader(func(context.Context) (*tensor.Tensor, error) {
+			st, err := open()
+			if err != nil {
+				return nil, err
+			}
+			return tensor.New(st, off, dt, shape)
+		})
+	}
+	return te
+}
+
+// fields lists the header for the Header pane: the length, the JSON, and
+// each entry of the JSON at its offset. prefix names the shard for an index.
+func (h *header) fields(prefix string) []formats.HeaderField {
+	text := fmt.Sprintf("%d tensors", len(h.tensors))
+	out := []formats.HeaderField{
+		{Name: prefix + "header_size", Offset: 0, Size: 8, Value: h.size, Meaning: fmt.Sprintf("data buffer starts at byte %d", h.bufferStart())},
+		{Name: prefix + "header", Offset: 8, Size: int(h.size), Value: "JSON", Meaning: text},
+	}
+	if h.metaSpan > 0 {
+		out = append(out, formats.HeaderField{Name: prefix + "__metadata__", Offset: h.metaAt, Size: int(h.metaSpan), Value: "JSON object"})
+	}
+	for _, e := range h.tensors {
+		shape := strings.ReplaceAll(fmt.Sprint(e.shape), " ", ",")
+		out = append(out, formats.HeaderField{Name: prefix + e.name, Offset: e.at, Size: int(e.span),
+			Value:   fmt.Sprintf("%s %s [%d, %d]", e.dtypeName, shape, e.start, e.end),
+			Meaning: fmt.Sprintf("data at bytes %d–%d", h.bufferStart()+e.start, h.bufferStart()+e.end)})
+	}
+	return out
+}
+
+// tree is the header's tensor entries as a metadata tree, as the JSON has them.
+func (h *header) tree() *formats.Meta {
+	root := formats.NewObject("tensors")
+	for _, e := range h.tensors {
+		shape := make([]int64, len(e.shape))
+		for i, d := range e.shape {
+			shape[i] = int64(d)
+		}
+		root.Add(formats.NewObject(e.name,
+			formats.Leaf("dtype", e.dtypeName),
+			formats.Leaf("shape", shape),
+			formats.Leaf("data_offsets", []int64{e.start, e.end})))
+	}
+	return root
+}

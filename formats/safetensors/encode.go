@@ -1,0 +1,109 @@
+package safetensors
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"tensorscope/formats"
+	"tensorscope/tensor"
+)
+
+// Named is a tensor to write under a name.
+type Named struct {
+	Name   string
+	Tensor *tensor.Tensor
+}
+
+// headerAlign is the alignment of the data buffer: the reference pads the
+// header with spaces so that the buffer starts on an 8-byte boundary.
+const headerAlign = 8
+
+// Write writes tensors, in order, as one safetensors file whose
+// __metadata__ is metadata (omitted when empty). Any view can be written:
+// strided views are written in row-major order without a full copy.
+// Cancelling ctx stops the write between chunks.
+func Write(ctx context.Context, w io.Writer, tensors []Named, metadata map[string]string) error {
+	h, err := EncodeHeader(tensors, metadata)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(h); err != nil {
+		return err
+	}
+	for _, n := range tensors {
+		err := formats.TensorChunks(n.Tensor, func(c []byte) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			_, err := w.Write(c)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("tensor %q: %w", n.Name, err)
+		}
+	}
+	return nil
+}
+
+// EncodeHeader returns the length prefix and the padded JSON header for
+// tensors laid out back to back in order.
+func EncodeHeader(tensors []Named, metadata map[string]string) ([]byte, error) {
+	var js bytes.Buffer
+	js.WriteByte('{')
+	if len(metadata) > 0 {
+		m, err := json.Marshal(metadata) // sorted keys
+		if err != nil {
+			return nil, err
+		}
+		js.WriteString(`"__metadata__":`)
+		js.Write(m)
+	}
+	seen := map[string]bool{}
+	var offset int64
+	for i, n := range tensors {
+		if n.Name == "__metadata__" || seen[n.Name] {
+			return nil, fmt.Errorf("tensor name %q is used twice or reserved", n.Name)
+		}
+		seen[n.Name] = true
+		dt := n.Tensor.DType()
+		name := dtypeName(dt)
+		if dt.Packed() {
+			return nil, fmt.Errorf("tensor %q: packed %s elements cannot be written yet", n.Name, dt)
+		}
+		if name == "" {
+			return nil, fmt.Errorf("tensor %q: %s has no safetensors dtype", n.Name, dt)
+		}
+		size, err := tensor.StorageBytes(dt, int64(n.Tensor.Len()))
+		if err != nil {
+			return nil, fmt.Errorf("tensor %q: %v", n.Name, err)
+		}
+		if i > 0 || len(metadata) > 0 {
+			js.WriteByte(',')
+		}
+		key, _ := json.Marshal(n.Name)
+		shape, _ := json.Marshal(nonNil(n.Tensor.Shape()))
+		fmt.Fprintf(&js, `%s:{"dtype":"%s","shape":%s,"data_offsets":[%d,%d]}`, key, name, shape, offset, offset+size)
+		offset += size
+	}
+	js.WriteByte('}')
+	for (8+js.Len())%headerAlign != 0 {
+		js.WriteByte(' ')
+	}
+	if js.Len() > maxHeaderSize {
+		return nil, fmt.Errorf("a header of %d bytes is over the 100 MB limit readers accept", js.Len())
+	}
+	out := make([]byte, 8, 8+js.Len())
+	binary.LittleEndian.PutUint64(out, uint64(js.Len()))
+	return append(out, js.Bytes()...), nil
+}
+
+func nonNil(s []int) []int {
+	if s == nil {
+		return []int{}
+	}
+	return s
+}

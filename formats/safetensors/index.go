@@ -1,0 +1,234 @@
+package safetensors
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"tensorscope/formats"
+	"tensorscope/tensor"
+)
+
+// index is a parsed "*.safetensors.index.json".
+type index struct {
+	metadata *formats.Meta
+	names    []string          // weight_map keys in file order
+	shardOf  map[string]string // tensor name → shard file as written
+	files    []string          // shard files in order of first mention
+	at       map[string]int64  // offset of each weight_map entry in the index
+	fileAt   map[string]int64  // offset of each shard's first mention
+	mapAt    int64
+}
+
+func parseIndex(text []byte) (*index, error) {
+	ix := &index{shardOf: map[string]string{}, at: map[string]int64{}, fileAt: map[string]int64{}, mapAt: -1}
+	sc := &scanner{b: text}
+	err := sc.members(func(key string, keyAt int) error {
+		if key == "weight_map" {
+			ix.mapAt = int64(keyAt)
+			return ix.readWeightMap(sc)
+		}
+		raw, err := sc.value(0)
+		if err != nil {
+			return err
+		}
+		tree, err := jsonTree(key, raw)
+		if err != nil {
+			return &scanError{pos: keyAt, msg: fmt.Sprintf("%q: %v", key, err)}
+		}
+		if ix.metadata == nil {
+			ix.metadata = formats.NewObject("index")
+		}
+		ix.metadata.Add(tree)
+		return nil
+	})
+	if err != nil {
+		var se *scanError
+		if errors.As(err, &se) {
+			return nil, formats.Errorf(int64(se.pos), "index: %s", se.msg)
+		}
+		return nil, err
+	}
+	if sc.peek() != 0 {
+		return nil, formats.Errorf(int64(sc.pos), "index: expected the end of the JSON after its object")
+	}
+	if ix.mapAt < 0 {
+		return nil, formats.Errorf(0, "index: no \"weight_map\"")
+	}
+	return ix, nil
+}
+
+func (ix *index) readWeightMap(sc *scanner) error {
+	return sc.members(func(name string, keyAt int) error {
+		file, err := sc.str()
+		if err != nil {
+			return err
+		}
+		if _, dup := ix.shardOf[name]; dup {
+			return nil
+		}
+		if _, known := ix.fileAt[file]; !known {
+			ix.files = append(ix.files, file)
+			ix.fileAt[file] = int64(keyAt)
+		}
+		ix.names = append(ix.names, name)
+		ix.shardOf[name] = file
+		ix.at[name] = int64(keyAt)
+		return nil
+	})
+}
+
+// shardInfo is one shard as opening found it.
+type shardInfo struct {
+	file   string
+	header *header
+	byName map[string]*entry
+	shard  *formats.Shard
+	note   string // why its tensors have no data
+	size   int64
+}
+
+// decodeIndex opens a sharded checkpoint: the index names every tensor's
+// shard; each shard's header is read now (without mapping the shard), its
+// data mapped on first use.
+func decodeIndex(src *formats.Source) (*formats.Document, error) {
+	ix, err := parseIndex(src.Data)
+	if err != nil {
+		return nil, err
+	}
+	doc := src.NewDocument(format, "index")
+	doc.HeaderSpan = formats.Span{Offset: 0, Len: int64(len(src.Data))}
+	doc.Header = []formats.HeaderField{{Name: "weight_map", Offset: ix.mapAt, Size: int(int64(len(src.Data)) - ix.mapAt),
+		Value: fmt.Sprintf("%d tensors", len(ix.names)), Meaning: fmt.Sprintf("in %d shards", len(ix.files))}}
+	doc.Metadata = formats.NewObject("")
+	if ix.metadata != nil {
+		doc.Metadata.Add(ix.metadata)
+	}
+	shards := map[string]*shardInfo{}
+	shardList := formats.NewList("shards")
+	for _, file := range ix.files {
+		s := openShard(doc, src.Path, file, ix.fileAt[file])
+		shards[file] = s
+		shardList.Add(s.meta())
+		if s.header != nil {
+			doc.Header = append(doc.Header, formats.HeaderField{Name: file, Offset: ix.fileAt[file], Size: 0,
+				Value:   fmt.Sprintf("header of %d bytes, %d tensors", s.header.size, len(s.header.tensors)),
+				Meaning: fmt.Sprintf("shard file of %d bytes, data buffer at byte %d", s.size, s.header.bufferStart())})
+		}
+	}
+	doc.Metadata.Add(shardList)
+	for _, name := range ix.names {
+		doc.Tensors = append(doc.Tensors, shards[ix.shardOf[name]].tensor(doc, name, ix.at[name]))
+	}
+	for _, file := range ix.files {
+		s := shards[file]
+		if s.header == nil {
+			continue
+		}
+		for _, e := range s.header.tensors {
+			if _, ok := ix.shardOf[e.name]; !ok || ix.shardOf[e.name] != file {
+				doc.Warn(ix.fileAt[file], "shard %s holds tensor %q, which the weight_map does not name there: not listed", file, e.name)
+			}
+		}
+	}
+	return doc, nil
+}
+
+// openShard resolves and reads one shard's header. A shard that escapes
+// the index's folder, is missing or unreadable is a warning: its tensors are
+// listed without data.
+func openShard(doc *formats.Document, indexPath, file string, at int64) *shardInfo {
+	s := &shardInfo{file: file}
+	path, err := formats.ResolveInside(indexPath, file)
+	if err != nil {
+		s.note = fmt.Sprintf("shard path refused: %v", err)
+		doc.Warn(at, "shard %q refused: %v", file, err)
+		return s
+	}
+	h, size, err := readShardHeader(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			s.note = fmt.Sprintf("shard %s is missing", file)
+			doc.Warn(at, "shard %s is missing: its tensors are listed without data", file)
+		} else {
+			s.note = fmt.Sprintf("shard %s: %s", file, formats.Describe(path, err))
+			doc.Warn(at, "shard %s: %s", file, formats.Describe(path, err))
+		}
+		return s
+	}
+	for _, w := range h.warnings {
+		doc.Warn(-1, "shard %s: %s", file, w)
+	}
+	s.header, s.size = h, size
+	s.byName = make(map[string]*entry, len(h.tensors))
+	for _, e := range h.tensors {
+		s.byName[e.name] = e
+	}
+	s.shard = doc.AddShard(path)
+	return s
+}
+
+// readShardHeader reads a shard's header with two reads, without mapping
+// the shard: opening a checkpoint of a hundred shards maps none of them.
+func readShardHeader(path string) (*header, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	var prefix [8]byte
+	if _, err := io.ReadFull(f, prefix[:]); err != nil && st.Size() >= 8 {
+		return nil, 0, err
+	}
+	n, err := headerSize(prefix[:], st.Size())
+	if err != nil {
+		return nil, 0, err
+	}
+	text := make([]byte, n) // n ≤ the shard's size, checked above
+	if _, err := io.ReadFull(f, text); err != nil {
+		return nil, 0, err
+	}
+	h, err := parseHeader(text)
+	if err != nil {
+		return nil, 0, err
+	}
+	h.validate(st.Size() - h.bufferStart())
+	return h, st.Size(), nil
+}
+
+// tensor lists name as the shard's header describes it.
+func (s *shardInfo) tensor(doc *formats.Document, name string, at int64) *formats.TensorEntry {
+	if s.header == nil {
+		return &formats.TensorEntry{Name: name, Offset: -1, Role: formats.RoleWeight, Note: s.note,
+			Attrs: []formats.Attr{{Name: "shard", Value: s.file}}}
+	}
+	e := s.byName[name]
+	if e == nil {
+		doc.Warn(at, "tensor %q: the weight_map puts it in %s, whose header does not list it", name, s.file)
+		return &formats.TensorEntry{Name: name, Offset: -1, Role: formats.RoleWeight,
+			Note: fmt.Sprintf("not in shard %s", s.file), Attrs: []formats.Attr{{Name: "shard", Value: s.file}}}
+	}
+	te := s.header.tensorEntry(e, func() (*tensor.Storage, error) { return s.shard.Storage() })
+	te.Attrs = append(te.Attrs, formats.Attr{Name: "shard", Value: s.file})
+	return te
+}
+
+func (s *shardInfo) meta() *formats.Meta {
+	m := formats.NewObject(filepath.ToSlash(s.file), formats.Leaf("file", s.file))
+	if s.header == nil {
+		return m.Add(formats.Leaf("problem", s.note))
+	}
+	m.Add(formats.Leaf("size", s.size),
+		formats.Leaf("header_size", s.header.size),
+		formats.Leaf("tensors", int64(len(s.header.tensors))))
+	if s.header.metadata != nil {
+		m.Add(s.header.metadata)
+	}
+	return m
+}

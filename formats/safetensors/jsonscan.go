@@ -1,0 +1,231 @@
+package safetensors
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// scanner reads the JSON of headers and indexes in one pass without
+// reflection: a checkpoint of 30,000 tensors has 30,000 entries to read at
+// every opening, which encoding/json's Decoder takes ten times longer to
+// go through. It accepts exactly RFC 8259 JSON; positions in its errors are
+// offsets into its text.
+type scanner struct {
+	b   []byte
+	pos int
+}
+
+type scanError struct {
+	pos int
+	msg string
+}
+
+func (e *scanError) Error() string { return e.msg }
+
+func (s *scanner) fail(format string, args ...any) error {
+	return &scanError{pos: s.pos, msg: fmt.Sprintf(format, args...)}
+}
+
+func (s *scanner) ws() {
+	for s.pos < len(s.b) {
+		switch s.b[s.pos] {
+		case ' ', '\t', '\n', '\r':
+			s.pos++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the next byte after whitespace, 0 at the end.
+func (s *scanner) peek() byte {
+	s.ws()
+	if s.pos >= len(s.b) {
+		return 0
+	}
+	return s.b[s.pos]
+}
+
+func (s *scanner) expect(c byte) error {
+	if got := s.peek(); got != c {
+		if got == 0 {
+			return s.fail("expected %q, found the end of the JSON", c)
+		}
+		return s.fail("expected %q, found %q", c, got)
+	}
+	s.pos++
+	return nil
+}
+
+// members calls fn for each key of an object, positioned at its value;
+// fn must consume the value.
+func (s *scanner) members(fn func(key string, keyAt int) error) error {
+	if err := s.expect('{'); err != nil {
+		return err
+	}
+	if s.peek() == '}' {
+		s.pos++
+		return nil
+	}
+	for {
+		s.ws()
+		keyAt := s.pos
+		key, err := s.str()
+		if err != nil {
+			return err
+		}
+		if err := s.expect(':'); err != nil {
+			return err
+		}
+		if err := fn(key, keyAt); err != nil {
+			return err
+		}
+		switch s.peek() {
+		case ',':
+			s.pos++
+		case '}':
+			s.pos++
+			return nil
+		default:
+			return s.fail("expected ',' or '}' after the value of %q", key)
+		}
+	}
+}
+
+// str reads a string, decoding escapes.
+func (s *scanner) str() (string, error) {
+	if err := s.expect('"'); err != nil {
+		return "", err
+	}
+	start := s.pos
+	plain := true
+	for s.pos < len(s.b) {
+		c := s.b[s.pos]
+		switch {
+		case c == '"':
+			s.pos++
+			if plain {
+				return string(s.b[start : s.pos-1]), nil
+			}
+			var out string
+			if err := json.Unmarshal(s.b[start-1:s.pos], &out); err != nil {
+				return "", &scanError{pos: start - 1, msg: "invalid string: " + err.Error()}
+			}
+			return out, nil
+		case c == '\\':
+			plain = false
+			s.pos += 2
+		case c < 0x20:
+			return "", s.fail("control character %#x in a string", c)
+		case c >= 0x80:
+			r, n := utf8.DecodeRune(s.b[s.pos:])
+			if r == utf8.RuneError && n == 1 {
+				return "", s.fail("invalid UTF-8 in a string")
+			}
+			s.pos += n
+		default:
+			s.pos++
+		}
+	}
+	return "", &scanError{pos: start - 1, msg: "string not closed before the end of the JSON"}
+}
+
+// uints reads an array of non-negative integers; what names it in errors
+// (built only then: a header has tens of thousands of these).
+func (s *scanner) uints(what func() string) ([]int64, error) {
+	if err := s.expect('['); err != nil {
+		return nil, err
+	}
+	out := make([]int64, 0, 4)
+	if s.peek() == ']' {
+		s.pos++
+		return []int64{}, nil
+	}
+	for {
+		s.ws()
+		start := s.pos
+		for s.pos < len(s.b) && s.b[s.pos] >= '0' && s.b[s.pos] <= '9' {
+			s.pos++
+		}
+		digits := s.b[start:s.pos]
+		if len(digits) == 0 || (len(digits) > 1 && digits[0] == '0') {
+			return nil, &scanError{pos: start, msg: fmt.Sprintf("%s: expected a non-negative integer", what())}
+		}
+		v, err := strconv.ParseInt(string(digits), 10, 64)
+		if err != nil {
+			return nil, &scanError{pos: start, msg: fmt.Sprintf("%s: %s is too large", what(), digits)}
+		}
+		out = append(out, v)
+		switch s.peek() {
+		case ',':
+			s.pos++
+		case ']':
+			s.pos++
+			return out, nil
+		default:
+			return nil, s.fail("%s: expected ',' or ']'", what())
+		}
+	}
+}
+
+// value skips any JSON value, returning its text; depth is bounded.
+func (s *scanner) value(depth int) ([]byte, error) {
+	if depth > maxTreeDepth {
+		return nil, s.fail("nested more than %d deep", maxTreeDepth)
+	}
+	s.ws()
+	start := s.pos
+	switch c := s.peek(); {
+	case c == '{':
+		err := s.members(func(string, int) error { _, err := s.value(depth + 1); return err })
+		return s.b[start:s.pos], err
+	case c == '[':
+		s.pos++
+		if s.peek() == ']' {
+			s.pos++
+			return s.b[start:s.pos], nil
+		}
+		for {
+			if _, err := s.value(depth + 1); err != nil {
+				return nil, err
+			}
+			switch s.peek() {
+			case ',':
+				s.pos++
+			case ']':
+				s.pos++
+				return s.b[start:s.pos], nil
+			default:
+				return nil, s.fail("expected ',' or ']'")
+			}
+		}
+	case c == '"':
+		_, err := s.str()
+		return s.b[start:s.pos], err
+	case c == 0:
+		return nil, s.fail("expected a value, found the end of the JSON")
+	default:
+		for s.pos < len(s.b) && isScalarByte(s.b[s.pos]) {
+			s.pos++
+		}
+		lit := s.b[start:s.pos]
+		if len(lit) == 0 || !json.Valid(lit) {
+			s.pos = start
+			return nil, s.fail("expected a JSON value, found %q", truncate(lit))
+		}
+		return lit, nil
+	}
+}
+
+func isScalarByte(c byte) bool {
+	return c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+}
+
+func truncate(b []byte) string {
+	if len(b) > 16 {
+		return string(b[:16]) + "…"
+	}
+	return string(b)
+}
