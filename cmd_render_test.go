@@ -183,7 +183,7 @@ func TestRenderUsageAndErrors(t *testing.T) {
 		{[]string{"render", wave, "--view", "graph", "--out", out}, 1, "no graph"},
 		{[]string{"render", wave, "--view", "heatmap", "--out", out, "--tensor", "w"}, 1, `no tensor named "w"`},
 		{[]string{"render", wave, "--view", "heatmap", "--out", out, "--axes", "0,3"}, 1, "axes"},
-		{[]string{"render", wave, "--view", "heatmap", "--out", out, "--index", "2=0"}, 1, "axis 2 is plotted"},
+		{[]string{"render", wave, "--view", "heatmap", "--out", out, "--axes", "1,2", "--index", "2=0"}, 1, "axis 2 is plotted"},
 		{[]string{"render", wave, "--view", "heatmap", "--out", out, "--index", "0=2"}, 1, "outside axis 0"},
 		{[]string{"render", wave, "--view", "heatmap", "--out", out, "--tensor", "#0", "--dequant"}, 1, "not quantised"},
 		{[]string{"render", cnn, "--view", "heatmap", "--out", out, "--tensor", "data"}, 1, "no data"},

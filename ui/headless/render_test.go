@@ -465,7 +465,7 @@ func TestRenderErrors(t *testing.T) {
 		{wave, RenderOptions{View: "pie"}, "unknown view"},
 		{wave, RenderOptions{View: ViewHeatmap, Tensor: 3}, "no tensor 3"},
 		{wave, RenderOptions{View: ViewHeatmap, Tensor: 0, Settings: InspectorSettings{Axes: []int{0, 5}}}, "axes"},
-		{wave, RenderOptions{View: ViewHeatmap, Tensor: 0, Settings: InspectorSettings{Index: map[int]int{1: 0}}}, "axis 1 is plotted"},
+		{wave, RenderOptions{View: ViewHeatmap, Tensor: 0, Settings: InspectorSettings{Axes: []int{1, 2}, Index: map[int]int{1: 0}}}, "axis 1 is plotted"},
 		{wave, RenderOptions{View: ViewHeatmap, Tensor: 0, Settings: InspectorSettings{Index: map[int]int{0: 3}}}, "outside axis 0"},
 		{wave, RenderOptions{View: ViewHeatmap, Tensor: 0, Settings: InspectorSettings{Index: map[int]int{7: 0}}}, "no axis 7"},
 		{wave, RenderOptions{View: ViewHeatmap, Tensor: 0, Settings: InspectorSettings{Colormap: "jet"}}, "unknown colour map"},
