@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -219,22 +218,3 @@ func TestSingleTensorFileOpensShown(t *testing.T) {
 	}
 }
 
-// An index without axes plots the largest of the axes it leaves free, so
-// `render --index 0=5` on a [16,16,3,3] weight shows a 16×3 plane of
-// output channel 5 instead of refusing axis 0; with axes given, an index on
-// a plotted axis stays the user's mistake.
-func TestIndexWithoutAxesPlotsTheFreeAxes(t *testing.T) {
-	s := InspectorSettings{Index: map[int]int{0: 5}}
-	row, col, fixed, err := s.checkPlane([]int{16, 16, 3, 3})
-	if err != nil || row != 1 || col != 3 || fixed[0] != 5 {
-		t.Errorf("index 0=5: rows %d, cols %d, fixed %v, err %v; want 1, 3, [5 0 0 0]", row, col, fixed, err)
-	}
-	s = InspectorSettings{Index: map[int]int{0: 5, 1: 2}}
-	if row, col, _, err := s.checkPlane([]int{16, 16, 3, 3}); err != nil || row != 2 || col != 3 {
-		t.Errorf("index 0=5 1=2: rows %d, cols %d, err %v; want 2, 3", row, col, err)
-	}
-	s = InspectorSettings{Axes: []int{0, 1}, Index: map[int]int{0: 5}}
-	if _, _, _, err := s.checkPlane([]int{16, 16, 3, 3}); err == nil || !strings.Contains(err.Error(), "axis 0 is plotted") {
-		t.Errorf("index on a chosen axis: err %v", err)
-	}
-}

@@ -168,7 +168,7 @@ func (s *InspectorSettings) SetIndex(axis, index int) error {
 // the row and column axes and the index of every axis.
 func (s *InspectorSettings) checkPlane(shape []int) (row, col int, fixed []int, err error) {
 	rank := len(shape)
-	row, col = defaultAxesExcept(shape, s.Index)
+	row, col = lastTwoAxes(rank) // the documented default of Axes: nil
 	if s.Axes != nil {
 		if len(s.Axes) != 2 {
 			return 0, 0, nil, fmt.Errorf("axes need a row and a column axis, not %v", s.Axes)
@@ -202,35 +202,35 @@ func (s *InspectorSettings) checkPlane(shape []int) (row, col int, fixed []int, 
 	return row, col, fixed, nil
 }
 
-// defaultAxes are the plane a tensor opens on: its two largest axes, in
+// lastTwoAxes are the plane of settings that name no axes (render's
+// default, documented as the last two; rank 1: its only axis as columns).
+func lastTwoAxes(rank int) (row, col int) {
+	switch {
+	case rank >= 2:
+		return rank - 2, rank - 1
+	case rank == 1:
+		return -1, 0
+	}
+	return -1, -1
+}
+
+// defaultAxes are the plane a tensor opens on in the viewer: its two largest axes, in
 // their order (ties go to the later axis, so a [3,5,5] tensor shows its last
 // two). Singleton axes never make the plane while a larger one is left:
 // [128,256,1,1] opens as 128×256, not 1×1. Rank 1 shows its only axis as
 // columns.
-func defaultAxes(shape []int) (row, col int) { return defaultAxesExcept(shape, nil) }
-
-// defaultAxesExcept is defaultAxes among the axes that held holds no index
-// for: `render --index 0=5` on a [16,16,3,3] weight plots two of the other
-// axes, as the user asked, rather than refusing axis 0. When fewer than two
-// axes are free it is defaultAxes (and the index on a plotted axis is
-// reported as the user's mistake).
-func defaultAxesExcept(shape []int, held map[int]int) (row, col int) {
+func defaultAxes(shape []int) (row, col int) {
 	switch rank := len(shape); {
-	case rank == 2 && len(held) == 0:
+	case rank == 2:
 		return 0, 1
 	case rank == 1:
 		return -1, 0
 	case rank == 0:
 		return -1, -1
 	}
-	order := make([]int, 0, len(shape))
-	for i := range shape {
-		if _, ok := held[i]; !ok {
-			order = append(order, i)
-		}
-	}
-	if len(order) < 2 {
-		return defaultAxes(shape)
+	order := make([]int, len(shape))
+	for i := range order {
+		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int {
 		if shape[a] != shape[b] {
