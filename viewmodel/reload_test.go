@@ -217,4 +217,3 @@ func TestSingleTensorFileOpensShown(t *testing.T) {
 		t.Errorf("a file of two tensors opens with tensor %d chosen for the user", d2.Inspector.Index())
 	}
 }
-
