@@ -192,8 +192,8 @@ func checkComparable(a, b CompareSide) error {
 // floats (other byte orders, computed views) keep to the general path.
 func float32Run(ctx context.Context, s CompareSide) []byte {
 	t := s.Tensor
-	if t.dtype != Float32 || len(s.Scales) > 0 || !t.IsContiguous() {
-		return nil
+	if t.dtype != Float32 || len(s.Scales) > 0 || t.IsBigEndian() || !t.IsContiguous() {
+		return nil // big-endian: ContiguousBytes would copy the whole tensor to swap it
 	}
 	b, err := t.ContiguousBytes(ctx)
 	if err != nil || len(b) != 4*t.Len() {

@@ -220,3 +220,28 @@ func BenchmarkCompareGeneral(b *testing.B) {
 		}
 	})
 }
+
+// A big-endian float32 tensor takes the general path and compares equal
+// to its little-endian twin.
+func TestCompareBigEndian(t *testing.T) {
+	v := []float32{1.5, -2, 3.25, float32(math.NaN()), 0}
+	le := f32Tensor(t, v, 5)
+	raw := make([]byte, 4*len(v))
+	for i, f := range v {
+		binary.BigEndian.PutUint32(raw[4*i:], math.Float32bits(f))
+	}
+	be, err := FromBytes(raw, Float32, []int{5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if be, err = be.BigEndian(); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Compare(context.Background(), CompareSide{Tensor: le}, CompareSide{Tensor: be}, 0, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Count != 5 || d.Finite != 4 || d.OverTol != 0 || d.NaNMismatch != 0 || d.MaxAbs != 0 {
+		t.Errorf("little- and big-endian copies differ: %+v", d)
+	}
+}
