@@ -26,18 +26,18 @@ func (d *Document) MarshalJSON() ([]byte, error) {
 		Plots    []Plot   `json:"plots,omitempty"`
 	}
 	head := struct {
-		Path     string       `json:"path"`
-		Size     int64        `json:"size"`
-		Format   string       `json:"format"`
-		Version  string       `json:"version"`
-		Header   []headerJSON `json:"header"`
-		Metadata *Meta        `json:"metadata"`
+		Path    string       `json:"path"`
+		Size    int64        `json:"size"`
+		Format  string       `json:"format"`
+		Version string       `json:"version"`
+		Header  []headerJSON `json:"header"`
 	}{
 		Path: d.Path, Size: d.Size, Format: d.Format, Version: d.Version,
-		Header: []headerJSON{}, Metadata: d.Metadata,
+		Header: []headerJSON{},
 	}
-	if head.Metadata == nil {
-		head.Metadata = NewObject("")
+	meta := d.Metadata
+	if meta == nil {
+		meta = NewObject("")
 	}
 	for _, h := range d.Header {
 		head.Header = append(head.Header, headerJSON{h.Name, h.Offset, h.Size, jsonValue(h.Value), h.Meaning})
@@ -46,14 +46,22 @@ func (d *Document) MarshalJSON() ([]byte, error) {
 	for _, w := range d.Warnings {
 		rest.Warnings = append(rest.Warnings, w.String())
 	}
-	// The object is written in three parts, so that the tensors (30,000 of
-	// them in a large checkpoint) are written without reflection: the bytes
-	// are those json.Marshal of the whole struct would write.
+	// The object is written in parts, so that the metadata (a tokenizer's
+	// megabytes of arrays) and the tensors (30,000 of them in a large
+	// checkpoint) are appended as written, without reflection and without
+	// encoding/json validating and copying them again: the bytes are those
+	// json.Marshal of the whole struct would write.
 	b, err := json.Marshal(head)
 	if err != nil {
 		return nil, err
 	}
-	b = append(make([]byte, 0, len(b)+160*len(d.Tensors)+4096), b[:len(b)-1]...)
+	mj, err := meta.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	b = append(make([]byte, 0, len(b)+len(mj)+160*len(d.Tensors)+4096), b[:len(b)-1]...)
+	b = append(b, `,"metadata":`...)
+	b = append(b, mj...)
 	b = append(b, `,"tensors":[`...)
 	for i, t := range d.Tensors {
 		if i > 0 {
@@ -76,9 +84,9 @@ func (d *Document) MarshalJSON() ([]byte, error) {
 // "quant", "attrs" and "note" when present}.
 func appendTensorJSON(b []byte, t *TensorEntry) ([]byte, error) {
 	b = append(b, `{"name":`...)
-	b = appendMarshalledString(b, t.Name)
+	b = appendJSONString(b, t.Name)
 	b = append(b, `,"dtype":`...)
-	b = appendMarshalledString(b, t.TypeString())
+	b = appendJSONString(b, t.TypeString())
 	b = append(b, `,"shape":[`...)
 	for i, d := range t.Shape {
 		if i > 0 {
@@ -95,7 +103,7 @@ func appendTensorJSON(b []byte, t *TensorEntry) ([]byte, error) {
 	b = append(b, `,"nbytes":`...)
 	b = strconv.AppendInt(b, t.NBytes, 10)
 	b = append(b, `,"role":`...)
-	b = appendMarshalledString(b, string(t.Role))
+	b = appendJSONString(b, string(t.Role))
 	b = append(b, `,"has_data":`...)
 	b = strconv.AppendBool(b, t.HasData())
 	if q := t.Quant; q != nil {
@@ -121,7 +129,7 @@ func appendTensorJSON(b []byte, t *TensorEntry) ([]byte, error) {
 		}
 	}
 	if t.Note != "" {
-		b = appendMarshalledString(append(b, `,"note":`...), t.Note)
+		b = appendJSONString(append(b, `,"note":`...), t.Note)
 	}
 	return append(b, '}'), nil
 }
@@ -238,11 +246,11 @@ func (l attrList) appendJSON(b []byte) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendMarshalledString(b, a.Name)
+		b = appendJSONString(b, a.Name)
 		b = append(b, ':')
 		switch v := a.Value.(type) {
 		case string: // the common cases, without reflection
-			b = appendMarshalledString(b, v)
+			b = appendJSONString(b, v)
 		case int64:
 			b = strconv.AppendInt(b, v, 10)
 		default:
@@ -308,7 +316,7 @@ func nonNilInts(s []int) []int {
 // jsonKey quotes an object key as JSON. strconv.Quote is not JSON: it
 // writes \x.. for invalid UTF-8 and \a, \v, \U........ escapes, which
 // real files' parameter names can trigger. json.Marshal of a string cannot fail.
-func jsonKey(s string) []byte { return appendMarshalledString(nil, s) }
+func jsonKey(s string) []byte { return appendJSONString(nil, s) }
 
 // marshalLazyList writes every entry of a lazy list as a JSON array. It
 // appends the entries itself: a vocabulary of 150,000 tokens goes through
@@ -399,8 +407,11 @@ func appendJSONFloat(b []byte, f float64) []byte {
 	return b
 }
 
-// appendJSONString quotes s for JSON: quotes, backslashes and control
-// characters escaped, invalid UTF-8 replaced by U+FFFD as encoding/json does.
+// appendJSONString appends s quoted exactly as json.Marshal quotes it:
+// control characters, quotes and backslashes escaped, and, as json.Marshal
+// does by default, the HTML characters <, > and & and the line separators
+// U+2028 and U+2029; invalid UTF-8 becomes U+FFFD. Plain runs are copied
+// whole, so a 150,000-token vocabulary is written without a call per byte.
 func appendJSONString(b []byte, s string) []byte {
 	const hexDigits = "0123456789abcdef"
 	b = append(b, '"')
@@ -408,7 +419,7 @@ func appendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
 				i++
 				continue
 			}
@@ -416,6 +427,10 @@ func appendJSONString(b []byte, s string) []byte {
 			switch c {
 			case '"', '\\':
 				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
 			case '\n':
 				b = append(b, '\\', 'n')
 			case '\r':
@@ -437,22 +452,15 @@ func appendJSONString(b []byte, s string) []byte {
 			start = i
 			continue
 		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
 		i += size
 	}
 	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
-// appendMarshalledString appends s quoted as json.Marshal quotes it (HTML
-// characters escaped too); plain ASCII, the usual case, without calling it.
-func appendMarshalledString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s)
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
 	return append(b, '"')
 }
