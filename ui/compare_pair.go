@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"image"
 
 	"fyne.io/fyne/v2"
@@ -192,45 +191,16 @@ func (v *comparePairView) updatePair() {
 func (v *comparePairView) rebuildAxes() {
 	p := v.shown
 	v.sliders.RemoveAll()
-	v.rowSel.OnChanged, v.colSel.OnChanged = nil, nil
-	shape := []int(nil)
-	if p != nil {
-		shape = p.Shape()
-	}
-	opts := make([]string, len(shape))
-	for i, n := range shape {
-		opts[i] = fmt.Sprintf("axis %d (%d)", i, n)
-	}
-	v.rowSel.Options, v.colSel.Options = opts, opts
-	v.rowSel.ClearSelected()
-	v.colSel.ClearSelected()
-	if shape == nil {
+	if p == nil {
+		v.rowSel.OnChanged, v.colSel.OnChanged = nil, nil
+		v.rowSel.Options, v.colSel.Options = nil, nil
+		v.rowSel.ClearSelected()
+		v.colSel.ClearSelected()
 		return
 	}
 	row, col := p.Axes()
-	if row >= 0 {
-		v.rowSel.SetSelectedIndex(row)
-	}
-	if col >= 0 {
-		v.colSel.SetSelectedIndex(col)
-	}
-	if len(shape) < 2 {
-		v.rowSel.Disable()
-		v.colSel.Disable()
-	} else {
-		v.rowSel.Enable()
-		v.colSel.Enable()
-	}
-	v.rowSel.OnChanged = func(string) { v.changeAxes(v.rowSel.SelectedIndex(), -1) }
-	v.colSel.OnChanged = func(string) { v.changeAxes(-1, v.colSel.SelectedIndex()) }
-	fixed := p.Fixed()
-	for axis, n := range shape {
-		if axis == row || axis == col || n <= 1 {
-			continue
-		}
-		v.sliders.Add(newAxisSlider(axis, n, fixed[axis], func(i int) { p.SetFixed(axis, i) }))
-	}
-	v.sliders.Refresh()
+	showAxes(v.rowSel, v.colSel, v.sliders, p.Shape(), row, col, p.Fixed(), v.changeAxes,
+		func(axis, i int) { p.SetFixed(axis, i) })
 }
 
 // changeAxes sets a new row or column axis, swapping when both would be
@@ -240,17 +210,8 @@ func (v *comparePairView) changeAxes(row, col int) {
 	if p == nil {
 		return
 	}
-	r, c := p.Axes()
-	switch {
-	case row >= 0 && row == c:
-		r, c = row, r
-	case row >= 0:
-		r = row
-	case col >= 0 && col == r:
-		r, c = c, col
-	case col >= 0:
-		c = col
-	}
+	r0, c0 := p.Axes()
+	r, c := pickAxes(r0, c0, row, col)
 	if err := p.SetAxes(r, c); err != nil {
 		v.heatNote.SetText(err.Error())
 	}

@@ -49,7 +49,6 @@ type inspectorView struct {
 	rowSel   *widget.Select
 	colSel   *widget.Select
 	sliders  *fyne.Container
-	axisOpts []string
 
 	hist     *histogramView
 	values   *widget.Table
@@ -376,57 +375,16 @@ func (v *inspectorView) rebuildAxes() {
 		v.colSel.Refresh()
 		return
 	}
-	shape := t.Shape()
-	v.axisOpts = make([]string, len(shape))
-	for i, n := range shape {
-		v.axisOpts[i] = fmt.Sprintf("axis %d (%d)", i, n)
-	}
 	row, col := v.in.Axes()
-	v.rowSel.OnChanged, v.colSel.OnChanged = nil, nil
-	v.rowSel.Options, v.colSel.Options = v.axisOpts, v.axisOpts
-	v.rowSel.ClearSelected()
-	v.colSel.ClearSelected()
-	if row >= 0 {
-		v.rowSel.SetSelectedIndex(row)
-	}
-	if col >= 0 {
-		v.colSel.SetSelectedIndex(col)
-	}
-	if len(shape) < 2 {
-		v.rowSel.Disable()
-		v.colSel.Disable()
-	} else {
-		v.rowSel.Enable()
-		v.colSel.Enable()
-	}
-	v.rowSel.OnChanged = func(string) { v.changeAxes(v.rowSel.SelectedIndex(), -1) }
-	v.colSel.OnChanged = func(string) { v.changeAxes(-1, v.colSel.SelectedIndex()) }
-	fixed := v.in.Fixed()
-	for axis, n := range shape {
-		if axis == row || axis == col || n <= 1 {
-			continue
-		}
-		v.sliders.Add(newAxisSlider(axis, n, fixed[axis], func(i int) { v.in.SetFixed(axis, i) }))
-	}
-	v.sliders.Refresh()
+	showAxes(v.rowSel, v.colSel, v.sliders, t.Shape(), row, col, v.in.Fixed(), v.changeAxes,
+		func(axis, i int) { v.in.SetFixed(axis, i) })
 }
 
 // changeAxes sets a new row or column axis, swapping when both would be
 // the same axis.
 func (v *inspectorView) changeAxes(row, col int) {
-	r, c := v.in.Axes()
-	switch {
-	case row >= 0 && row == c:
-		c = r
-		r = row
-	case row >= 0:
-		r = row
-	case col >= 0 && col == r:
-		r = c
-		c = col
-	case col >= 0:
-		c = col
-	}
+	r0, c0 := v.in.Axes()
+	r, c := pickAxes(r0, c0, row, col)
 	if err := v.in.SetAxes(r, c); err != nil {
 		v.heatNote.SetText(err.Error())
 	}
