@@ -36,28 +36,9 @@ func (mw *MainWindow) compareWithDialog() {
 		return
 	}
 	a := dt.doc.Source
-	exts := viewmodel.SupportedExtensions()
-	filters := []fileFilter{{Name: "Tensor and model files", Extensions: exts}, {Name: "All files", Extensions: []string{"*"}}}
-	if path, ok := nativeOpen("Compare "+dt.doc.Title()+" with", filters); ok {
-		if path != "" {
-			mw.Compare(a, viewmodel.Source{Path: path})
-		}
-		return
-	}
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil {
-			showError(err, mw.win)
-			return
-		}
-		if r == nil {
-			return
-		}
-		path := r.URI().Path()
-		r.Close()
+	mw.chooseFile("Compare "+dt.doc.Title()+" with", func(path string) {
 		mw.Compare(a, viewmodel.Source{Path: path})
-	}, mw.win)
-	d.Resize(fyne.NewSize(900, 600))
-	d.Show()
+	})
 }
 
 // compareTabsDialog asks which two open tabs to compare.

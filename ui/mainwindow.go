@@ -249,14 +249,20 @@ func (mw *MainWindow) updateTitle() {
 	mw.win.SetTitle("Tensorscope")
 }
 
-// showOpenDialog asks for files with the native dialog, falling back to
-// Fyne's own when the native one cannot run (no GTK, no display).
+// showOpenDialog asks for a file to open in a new tab.
 func (mw *MainWindow) showOpenDialog() {
+	mw.chooseFile("Open tensor or model file", mw.Open)
+}
+
+// chooseFile asks for one tensor or model file with the native dialog,
+// falling back to Fyne's own when the native one cannot run (no GTK, no
+// display), and passes the path chosen to chosen; nothing when cancelled.
+func (mw *MainWindow) chooseFile(title string, chosen func(path string)) {
 	exts := viewmodel.SupportedExtensions()
 	filters := []fileFilter{{Name: "Tensor and model files", Extensions: exts}, {Name: "All files", Extensions: []string{"*"}}}
-	if path, ok := nativeOpen("Open tensor or model file", filters); ok {
+	if path, ok := nativeOpen(title, filters); ok {
 		if path != "" {
-			mw.Open(path)
+			chosen(path)
 		}
 		return
 	}
@@ -270,7 +276,7 @@ func (mw *MainWindow) showOpenDialog() {
 		}
 		path := r.URI().Path()
 		r.Close()
-		mw.Open(path)
+		chosen(path)
 	}, mw.win)
 	dotted := make([]string, len(exts))
 	for i, e := range exts {
