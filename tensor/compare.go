@@ -277,17 +277,7 @@ func compareF64(acc *Difference, x, y []float64, tol closeness) {
 			special.addSpecial(a, b)
 			continue
 		}
-		ad := math.Abs(diff)
-		s.finite++
-		s.maxAbs = max(s.maxAbs, ad)
-		s.sumAbs += ad
-		s.sumSq += diff * diff
-		s.aa += a * a
-		s.bb += b * b
-		s.ab += a * b
-		if !(ad <= tol.atol+tol.rtol*math.Abs(a)) {
-			s.overTol++
-		}
+		s.add(a, b, diff, tol)
 	}
 	s.flush(acc, &special, int64(len(x)))
 }
@@ -352,6 +342,11 @@ func compareF32Slow(s *finiteSums, special *Difference, a, b float64, tol closen
 		special.addSpecial(a, b)
 		return
 	}
+	s.add(a, b, diff, tol)
+}
+
+// add accounts for one position where a, b and a−b are all finite.
+func (s *finiteSums) add(a, b, diff float64, tol closeness) {
 	ad := math.Abs(diff)
 	s.finite++
 	s.maxAbs = max(s.maxAbs, ad)
