@@ -6,13 +6,10 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"tensorscope/formats/gguf"
 	"tensorscope/internal/samples"
@@ -102,36 +99,12 @@ func TestStatsRenderExportGGUF(t *testing.T) {
 
 // BenchmarkInfoJSONSparse40GB makes a 40 GB model as a sparse file (700
 // tensors, a 150,000-token vocabulary with merges) and times `tensorscope
-// info --json` on it as a whole process, with its peak resident memory
-// (which counts the header's mapped pages too).
+// info --json` on it as a whole process, with its memory (see processRun).
 func BenchmarkInfoJSONSparse40GB(b *testing.B) {
-	dir := b.TempDir()
-	bin := filepath.Join(dir, "tensorscope")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		b.Fatalf("build: %v\n%s", err, out)
-	}
-	path := filepath.Join(dir, "big-model.gguf")
+	path := filepath.Join(b.TempDir(), "big-model.gguf")
 	size := writeSparseModel(b, path)
 	b.ReportMetric(float64(size)/1e9, "file-GB")
-	var best time.Duration
-	var rss int64
-	for b.Loop() {
-		cmd := exec.Command(bin, "info", "--json", path)
-		cmd.Stdout, cmd.Stderr = nil, os.Stderr
-		start := time.Now()
-		if err := cmd.Run(); err != nil {
-			b.Fatal(err)
-		}
-		el := time.Since(start)
-		if best == 0 || el < best {
-			best = el
-		}
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			rss = max(rss, ru.Maxrss)
-		}
-	}
-	b.ReportMetric(float64(best.Microseconds())/1e3, "best-ms")
-	b.ReportMetric(float64(rss)/1024, "maxrss-MB")
+	benchProcess(b, 0, "info", "--json", path)
 }
 
 func writeSparseModel(b *testing.B, path string) int64 {

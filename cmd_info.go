@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strconv"
@@ -34,13 +35,18 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	}
 	defer doc.Close()
 	if *asJSON {
-		// MarshalJSON's output is already compact JSON; json.Marshal would
-		// only validate and copy it again (megabytes for a vocabulary).
-		b, err := doc.MarshalJSON()
+		// Written in pieces as it is made: json.Marshal would validate and
+		// copy the megabytes of a vocabulary again, and hold them whole.
+		w := bufio.NewWriterSize(stdout, 64<<10)
+		err := doc.WriteJSON(w)
+		if werr := w.Flush(); werr != nil { // the output failed, not the file
+			fmt.Fprintf(stderr, "tensorscope: writing the output: %v\n", werr)
+			return exitBadFile
+		}
 		if err != nil {
 			return fileError(stderr, pos[0], err)
 		}
-		stdout.Write(append(b, '\n'))
+		fmt.Fprintln(stdout)
 		return exitOK
 	}
 	writeSummary(stdout, doc)

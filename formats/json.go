@@ -3,15 +3,34 @@ package formats
 import (
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"math"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // MarshalJSON writes the document in the shape `tensorscope info --json`
 // promises: {"path","size","format","version","header","metadata",
 // "tensors","graph","warnings"} (plus "tables" and "plots" when present).
 func (d *Document) MarshalJSON() ([]byte, error) {
+	out := &jsonOut{}
+	err := d.writeJSON(out)
+	return out.b, err
+}
+
+// WriteJSON writes what MarshalJSON returns to w, in pieces: a
+// vocabulary's megabytes of metadata and 30,000 tensors never sit in
+// memory as one buffer.
+func (d *Document) WriteJSON(w io.Writer) error {
+	out := &jsonOut{w: w, b: make([]byte, 0, 2*jsonFlushAt)}
+	if err := d.writeJSON(out); err != nil {
+		return err
+	}
+	return out.flush()
+}
+
+func (d *Document) writeJSON(out *jsonOut) error {
 	type headerJSON struct {
 		Name    string `json:"name"`
 		Offset  int64  `json:"offset"`
@@ -53,30 +72,60 @@ func (d *Document) MarshalJSON() ([]byte, error) {
 	// json.Marshal of the whole struct would write.
 	b, err := json.Marshal(head)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	mj, err := meta.MarshalJSON()
-	if err != nil {
-		return nil, err
+	out.b = append(out.b, b[:len(b)-1]...)
+	out.b = append(out.b, `,"metadata":`...)
+	if err := meta.appendJSON(out); err != nil {
+		return err
 	}
-	b = append(make([]byte, 0, len(b)+len(mj)+160*len(d.Tensors)+4096), b[:len(b)-1]...)
-	b = append(b, `,"metadata":`...)
-	b = append(b, mj...)
-	b = append(b, `,"tensors":[`...)
+	out.b = append(out.b, `,"tensors":[`...)
 	for i, t := range d.Tensors {
 		if i > 0 {
-			b = append(b, ',')
+			out.b = append(out.b, ',')
 		}
-		if b, err = appendTensorJSON(b, t); err != nil {
-			return nil, err
+		if out.b, err = appendTensorJSON(out.b, t); err != nil {
+			return err
+		}
+		if err := out.mark(); err != nil {
+			return err
 		}
 	}
-	b = append(b, "],"...)
+	out.b = append(out.b, "],"...)
 	r, err := json.Marshal(rest)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return append(b, r[1:]...), nil
+	out.b = append(out.b, r[1:]...)
+	return out.err
+}
+
+// jsonFlushAt is how much JSON a jsonOut gathers before it writes.
+const jsonFlushAt = 64 << 10
+
+// jsonOut gathers JSON in b; with a writer it hands b over whenever a
+// piece ends past jsonFlushAt, so the output never has to fit in memory.
+// Without one (MarshalJSON) b grows to hold everything.
+type jsonOut struct {
+	b   []byte
+	w   io.Writer
+	err error
+}
+
+// mark ends a piece: the buffer may be written now.
+func (o *jsonOut) mark() error {
+	if o.w != nil && len(o.b) >= jsonFlushAt {
+		return o.flush()
+	}
+	return o.err
+}
+
+func (o *jsonOut) flush() error {
+	if o.err == nil && len(o.b) > 0 {
+		_, o.err = o.w.Write(o.b)
+		o.b = o.b[:0]
+	}
+	return o.err
 }
 
 // appendTensorJSON appends one tensor as json.Marshal writes tensorJSON:
@@ -136,44 +185,43 @@ func appendTensorJSON(b []byte, t *TensorEntry) ([]byte, error) {
 
 // MarshalJSON writes an object, a list, or a leaf value.
 func (m *Meta) MarshalJSON() ([]byte, error) {
+	out := &jsonOut{}
+	err := m.appendJSON(out)
+	return out.b, err
+}
+
+// appendJSON writes the node into out, marking the end of each child so
+// that a writer can take the pieces as they come.
+func (m *Meta) appendJSON(out *jsonOut) error {
 	if m.Lazy != nil {
-		return marshalLazyList(m.Lazy)
+		return appendLazyList(out, m.Lazy)
 	}
 	if m.IsLeaf() {
-		return json.Marshal(jsonValue(m.Value))
+		var err error
+		out.b, err = appendJSONValue(out.b, m.Value)
+		return err
 	}
-	// Children first, then one allocation of the right size: a tokenizer's
-	// arrays make megabytes that a growing buffer would copy repeatedly.
-	parts := make([][]byte, len(m.Children))
-	size := 2
-	for i, c := range m.Children {
-		cj, err := c.MarshalJSON()
-		if err != nil {
-			return nil, err
-		}
-		parts[i] = cj
-		size += len(cj) + 1
-		if !m.List {
-			size += len(c.Name) + 8
-		}
-	}
-	b := make([]byte, 0, size)
 	open, close := byte('{'), byte('}')
 	if m.List {
 		open, close = '[', ']'
 	}
-	b = append(b, open)
-	for i, cj := range parts {
+	out.b = append(out.b, open)
+	for i, c := range m.Children {
 		if i > 0 {
-			b = append(b, ',')
+			out.b = append(out.b, ',')
 		}
 		if !m.List {
-			b = append(b, jsonKey(m.Children[i].Name)...)
-			b = append(b, ':')
+			out.b = append(appendJSONString(out.b, c.Name), ':')
 		}
-		b = append(b, cj...)
+		if err := c.appendJSON(out); err != nil {
+			return err
+		}
+		if err := out.mark(); err != nil {
+			return err
+		}
 	}
-	return append(b, close), nil
+	out.b = append(out.b, close)
+	return nil
 }
 
 // MarshalJSON writes {"nodes","values","inputs","outputs"}; node inputs and
@@ -318,23 +366,43 @@ func nonNilInts(s []int) []int {
 // real files' parameter names can trigger. json.Marshal of a string cannot fail.
 func jsonKey(s string) []byte { return appendJSONString(nil, s) }
 
-// marshalLazyList writes every entry of a lazy list as a JSON array. It
+// appendLazyList writes every entry of a lazy list as a JSON array. It
 // appends the entries itself: a vocabulary of 150,000 tokens goes through
 // here, and encoding/json's reflection per entry costs more than the rest
-// of `info --json` together.
-func marshalLazyList(l *LazyList) ([]byte, error) {
-	b := make([]byte, 0, 16*l.Len+2)
-	b = append(b, '[')
+// of `info --json` together. Lists of strings are read as the file's bytes
+// (Raw), without a string per entry.
+func appendLazyList(out *jsonOut, l *LazyList) error {
+	out.b = append(out.b, '[')
 	for i := 0; i < l.Len; i++ {
 		if i > 0 {
-			b = append(b, ',')
+			out.b = append(out.b, ',')
 		}
-		var err error
-		if b, err = appendJSONValue(b, l.At(i)); err != nil {
-			return nil, err
+		if l.Raw != nil {
+			out.b = appendJSONBytes(out.b, l.Raw(i))
+		} else {
+			var err error
+			if out.b, err = appendJSONValue(out.b, l.At(i)); err != nil {
+				return err
+			}
+		}
+		if i%1024 == 1023 {
+			if err := out.mark(); err != nil {
+				return err
+			}
 		}
 	}
-	return append(b, ']'), nil
+	out.b = append(out.b, ']')
+	return nil
+}
+
+// appendJSONBytes appends b as a JSON string, as appendJSONString does,
+// without converting it to a string first: the string view lives only
+// while it is read here.
+func appendJSONBytes(dst, b []byte) []byte {
+	if len(b) == 0 {
+		return append(dst, `""`...)
+	}
+	return appendJSONString(dst, unsafe.String(&b[0], len(b)))
 }
 
 // appendJSONValue appends v as JSON: the scalar kinds of metadata values

@@ -1,6 +1,7 @@
 package gguf
 
 import (
+	"encoding/binary"
 	"math"
 	"strconv"
 
@@ -144,7 +145,7 @@ func (r *reader) lazyArray(elem uint32, n, start int64, depth int, what string) 
 		} else {
 			r.bytes(n*sz, what)
 		}
-		list.At = func(i int) any { return at(start+int64(i)*sz).scalar(elem, what) }
+		list.At = func(i int) any { return decodeScalar(elem, order, data[start+int64(i)*sz:]) }
 		return list
 	}
 	offsets := make([]int64, n)
@@ -154,11 +155,12 @@ func (r *reader) lazyArray(elem uint32, n, start int64, depth int, what string) 
 			return nil
 		}
 		// Checked while indexing: read the bytes directly.
-		list.At = func(i int) any {
+		list.Raw = func(i int) []byte {
 			off := offsets[i]
 			n := int64(order.Uint64(data[off:]))
-			return string(data[off+8 : off+8+n])
+			return data[off+8 : off+8+n]
 		}
+		list.At = func(i int) any { return string(list.Raw(i)) }
 		return list
 	}
 	for i := range offsets {
@@ -167,10 +169,6 @@ func (r *reader) lazyArray(elem uint32, n, start int64, depth int, what string) 
 		if r.err != nil {
 			return nil
 		}
-	}
-	if elem == typeString {
-		list.At = func(i int) any { return at(offsets[i]).str(what) }
-		return list
 	}
 	list.At = func(i int) any { return at(offsets[i]).anyValue(typeArray, depth+1, what) }
 	return list
@@ -216,4 +214,35 @@ func (r *reader) indexStrings(offsets []int64, what string) {
 		return
 	}
 	r.off = off
+}
+
+// decodeScalar decodes a value of fixed-size type t from the start of b,
+// which the caller has checked holds it: a lazy list's entries, read
+// without a reader per entry.
+func decodeScalar(t uint32, order binary.ByteOrder, b []byte) any {
+	switch t {
+	case typeUint8:
+		return b[0]
+	case typeInt8:
+		return int8(b[0])
+	case typeBool:
+		return b[0] == 1
+	case typeUint16:
+		return order.Uint16(b)
+	case typeInt16:
+		return int16(order.Uint16(b))
+	case typeUint32:
+		return order.Uint32(b)
+	case typeInt32:
+		return int32(order.Uint32(b))
+	case typeFloat32:
+		return math.Float32frombits(order.Uint32(b))
+	case typeUint64:
+		return order.Uint64(b)
+	case typeInt64:
+		return int64(order.Uint64(b))
+	case typeFloat64:
+		return math.Float64frombits(order.Uint64(b))
+	}
+	return nil // not a fixed-size type: lazyArray never asks
 }

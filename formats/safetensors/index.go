@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 
 	"tensorscope/formats"
 	"tensorscope/tensor"
@@ -14,16 +16,24 @@ import (
 // index is a parsed "*.safetensors.index.json".
 type index struct {
 	metadata *formats.Meta
-	names    []string          // weight_map keys in file order
-	shardOf  map[string]string // tensor name → shard file as written
-	files    []string          // shard files in order of first mention
-	at       map[string]int64  // offset of each weight_map entry in the index
-	fileAt   map[string]int64  // offset of each shard's first mention
+	names    []string             // weight_map keys in file order
+	placed   map[string]placement // tensor name → where the weight_map puts it
+	files    []string             // shard files in order of first mention
+	fileAt   map[string]int64     // offset of each shard's first mention
 	mapAt    int64
 }
 
+// placement is a weight_map entry: the shard file as written, and the
+// entry's offset in the index.
+type placement struct {
+	file string
+	at   int64
+}
+
 func parseIndex(text []byte) (*index, error) {
-	ix := &index{shardOf: map[string]string{}, at: map[string]int64{}, fileAt: map[string]int64{}, mapAt: -1}
+	// A weight_map entry takes some 60 bytes: sized once, the map does
+	// not rehash its way up to 30,000 names.
+	ix := &index{placed: make(map[string]placement, len(text)/64), fileAt: map[string]int64{}, mapAt: -1}
 	sc := &scanner{b: text}
 	err := sc.members(func(key string, keyAt int) error {
 		if key == "weight_map" {
@@ -66,7 +76,7 @@ func (ix *index) readWeightMap(sc *scanner) error {
 		if err != nil {
 			return err
 		}
-		if _, dup := ix.shardOf[name]; dup {
+		if _, dup := ix.placed[name]; dup {
 			return nil
 		}
 		if _, known := ix.fileAt[file]; !known {
@@ -74,20 +84,21 @@ func (ix *index) readWeightMap(sc *scanner) error {
 			ix.fileAt[file] = int64(keyAt)
 		}
 		ix.names = append(ix.names, name)
-		ix.shardOf[name] = file
-		ix.at[name] = int64(keyAt)
+		ix.placed[name] = placement{file, int64(keyAt)}
 		return nil
 	})
 }
 
 // shardInfo is one shard as opening found it.
 type shardInfo struct {
-	file   string
-	header *header
-	byName map[string]*entry
-	shard  *formats.Shard
-	note   string // why its tensors have no data
-	size   int64
+	file    string
+	path    string // resolved inside the index's folder
+	problem error  // why the header could not be read, as a warning
+	header  *header
+	byName  map[string]*entry
+	shard   *formats.Shard
+	note    string // why its tensors have no data
+	size    int64
 }
 
 // decodeIndex opens a sharded checkpoint: the index names every tensor's
@@ -108,8 +119,8 @@ func decodeIndex(src *formats.Source) (*formats.Document, error) {
 	}
 	shards := map[string]*shardInfo{}
 	shardList := formats.NewList("shards")
-	for _, file := range ix.files {
-		s := openShard(doc, src.Path, file, ix.fileAt[file])
+	for _, s := range openShards(doc, src.Path, ix.files, ix.fileAt) {
+		file := s.file
 		shards[file] = s
 		shardList.Add(s.meta())
 		if s.header != nil {
@@ -119,8 +130,10 @@ func decodeIndex(src *formats.Source) (*formats.Document, error) {
 		}
 	}
 	doc.Metadata.Add(shardList)
+	doc.Tensors = make([]*formats.TensorEntry, 0, len(ix.names))
 	for _, name := range ix.names {
-		doc.Tensors = append(doc.Tensors, shards[ix.shardOf[name]].tensor(doc, name, ix.at[name]))
+		p := ix.placed[name]
+		doc.Tensors = append(doc.Tensors, shards[p.file].tensor(doc, name, p.at))
 	}
 	for _, file := range ix.files {
 		s := shards[file]
@@ -128,7 +141,7 @@ func decodeIndex(src *formats.Source) (*formats.Document, error) {
 			continue
 		}
 		for _, e := range s.header.tensors {
-			if _, ok := ix.shardOf[e.name]; !ok || ix.shardOf[e.name] != file {
+			if p, ok := ix.placed[e.name]; !ok || p.file != file {
 				doc.Warn(ix.fileAt[file], "shard %s holds tensor %q, which the weight_map does not name there: not listed", file, e.name)
 			}
 		}
@@ -136,38 +149,75 @@ func decodeIndex(src *formats.Source) (*formats.Document, error) {
 	return doc, nil
 }
 
-// openShard resolves and reads one shard's header. A shard that escapes
-// the index's folder, is missing or unreadable is a warning: its tensors are
-// listed without data.
-func openShard(doc *formats.Document, indexPath, file string, at int64) *shardInfo {
+// openShards reads the shards' headers, several at a time (a checkpoint
+// has a hundred), and then records each in doc in the index's order, so
+// that warnings come out the same on every run.
+func openShards(doc *formats.Document, indexPath string, files []string, fileAt map[string]int64) []*shardInfo {
+	out := make([]*shardInfo, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i] = readShard(indexPath, files[i])
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, s := range out {
+		s.record(doc, fileAt[s.file])
+	}
+	return out
+}
+
+// readShard resolves and reads one shard's header. A shard that escapes
+// the index's folder, is missing or unreadable keeps why in problem: its
+// tensors are listed without data.
+func readShard(indexPath, file string) *shardInfo {
 	s := &shardInfo{file: file}
 	path, err := formats.ResolveInside(indexPath, file)
 	if err != nil {
+		s.problem = fmt.Errorf("shard %q refused: %v", file, err)
 		s.note = fmt.Sprintf("shard path refused: %v", err)
-		doc.Warn(at, "shard %q refused: %v", file, err)
 		return s
 	}
+	s.path = path
 	h, size, err := readShardHeader(path)
-	if err != nil {
-		if os.IsNotExist(err) {
-			s.note = fmt.Sprintf("shard %s is missing", file)
-			doc.Warn(at, "shard %s is missing: its tensors are listed without data", file)
-		} else {
-			s.note = fmt.Sprintf("shard %s: %s", file, formats.Describe(path, err))
-			doc.Warn(at, "shard %s: %s", file, formats.Describe(path, err))
-		}
+	switch {
+	case os.IsNotExist(err):
+		s.problem = fmt.Errorf("shard %s is missing: its tensors are listed without data", file)
+		s.note = fmt.Sprintf("shard %s is missing", file)
 		return s
-	}
-	for _, w := range h.warnings {
-		doc.Warn(-1, "shard %s: %s", file, w)
+	case err != nil:
+		s.problem = fmt.Errorf("shard %s: %s", file, formats.Describe(path, err))
+		s.note = s.problem.Error()
+		return s
 	}
 	s.header, s.size = h, size
 	s.byName = make(map[string]*entry, len(h.tensors))
 	for _, e := range h.tensors {
 		s.byName[e.name] = e
 	}
-	s.shard = doc.AddShard(path)
 	return s
+}
+
+// record puts the shard's warnings in doc and registers its file for
+// lazy mapping; at is the shard's first mention in the index.
+func (s *shardInfo) record(doc *formats.Document, at int64) {
+	if s.problem != nil {
+		doc.Warn(at, "%s", s.problem)
+		return
+	}
+	for _, w := range s.header.warnings {
+		doc.Warn(-1, "shard %s: %s", s.file, w)
+	}
+	s.shard = doc.AddShard(s.path)
 }
 
 // readShardHeader reads a shard's header with two reads, without mapping

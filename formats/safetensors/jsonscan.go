@@ -107,7 +107,7 @@ func (s *scanner) str() (string, error) {
 		case c == '"':
 			s.pos++
 			if plain {
-				return string(s.b[start : s.pos-1]), nil
+				return intern(s.b[start : s.pos-1]), nil
 			}
 			var out string
 			if err := json.Unmarshal(s.b[start-1:s.pos], &out); err != nil {
@@ -130,6 +130,24 @@ func (s *scanner) str() (string, error) {
 		}
 	}
 	return "", &scanError{pos: start - 1, msg: "string not closed before the end of the JSON"}
+}
+
+// interned holds the strings every header repeats (its field names and
+// dtype names): a checkpoint's 30,000 entries need no copy of them each.
+var interned = func() map[string]string {
+	m := map[string]string{"dtype": "dtype", "shape": "shape", "data_offsets": "data_offsets", "__metadata__": "__metadata__"}
+	for name := range dtypes {
+		m[name] = name
+	}
+	return m
+}()
+
+// intern returns b as a string, shared when it is one of the interned.
+func intern(b []byte) string {
+	if s, ok := interned[string(b)]; ok { // the lookup does not copy b
+		return s
+	}
+	return string(b)
 }
 
 // uints reads an array of non-negative integers; what names it in errors

@@ -1,0 +1,32 @@
+//go:build unix
+
+package main
+
+import (
+	"io"
+	"path/filepath"
+	"testing"
+)
+
+// The in-process halves of the whole-process info benchmarks: the same
+// command on the same files, with allocations counted, so that a profile
+// (-cpuprofile, -memprofile) shows the work apart from process start-up.
+
+func BenchmarkInfoJSONInProcessSparseGGUF(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "big-model.gguf")
+	writeSparseModel(b, path)
+	benchInfoInProcess(b, path)
+}
+
+func BenchmarkInfoJSONInProcessShardedIndex(b *testing.B) {
+	benchInfoInProcess(b, sparseCheckpoint(b, b.TempDir(), 100, 300, 800e9))
+}
+
+func benchInfoInProcess(b *testing.B, path string) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if code := run([]string{"info", "--json", path}, io.Discard, io.Discard); code != 0 {
+			b.Fatalf("info exited %d", code)
+		}
+	}
+}
