@@ -67,6 +67,9 @@ func ComputeStats(ctx context.Context, t *Tensor, progress ProgressFunc) (Stats,
 // passes.
 func computeStats(ctx context.Context, t *Tensor, meter *progressMeter) (Stats, error) {
 	l := newLayout(t, true)
+	if width := codeWidth(t); width > 0 && l.n >= codeStatsMin {
+		return codeStats(ctx, t, &l, width, meter)
+	}
 	plan := planChunks(l.n)
 	parts := make([]statsAcc, plan.count)
 	err := parallel(ctx, plan.count, func() func(int) error {
