@@ -33,7 +33,8 @@ type Document struct {
 	storage *tensor.Storage // owns data
 
 	shardMu sync.Mutex
-	shards  []*Shard // further files, mapped on first use
+	shards  []*Shard          // further files, mapped on first use
+	owned   []*tensor.Storage // closed with the shards (see Own)
 
 	life lifetime // users of the mapped bytes; see Acquire and Close
 }

@@ -70,9 +70,28 @@ func (s *Shard) close() error {
 	return err
 }
 
-// closeShards unmaps every shard; it returns the first error.
+// Own hands st to the document, which closes it with its shards, after
+// the last user returns: memory a codec mapped for the document's tensors
+// (an inflated member, say).
+func (d *Document) Own(st *tensor.Storage) {
+	d.shardMu.Lock()
+	d.owned = append(d.owned, st)
+	d.shardMu.Unlock()
+}
+
+// closeShards unmaps every shard and owned storage; it returns the first
+// error.
 func (d *Document) closeShards() error {
 	var first error
+	d.shardMu.Lock()
+	owned := d.owned
+	d.owned = nil
+	d.shardMu.Unlock()
+	for _, st := range owned {
+		if err := st.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
 	for _, s := range d.Shards() {
 		if err := s.close(); err != nil && first == nil {
 			first = err

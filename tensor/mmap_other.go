@@ -15,3 +15,6 @@ func mapReadOnly(f *os.File, size int) ([]byte, func() error, error) {
 	}
 	return data, nil, nil
 }
+
+// mapAnonymous falls back to the Go heap.
+func mapAnonymous(n int) ([]byte, func() error, error) { return make([]byte, n), nil, nil }

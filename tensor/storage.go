@@ -51,6 +51,26 @@ func MapFile(path string) (*Storage, error) {
 	return &Storage{data: data, mapped: release != nil, release: release}, nil
 }
 
+// NewAnonymous returns a storage of n zeroed bytes mapped outside the Go
+// heap, and those bytes for the caller to fill before any tensor views
+// them: an inflated .npz member of hundreds of megabytes, written once.
+// Filling 256 MiB of a fresh mapping took 108–130 ms here, against 700 ms
+// for a heap buffer of the same size (which the runtime clears and the
+// garbage collector then tracks); on Linux the pages are populated in bulk
+// when mapped (MAP_POPULATE) rather than faulted in one by one. (Huge
+// pages were slower still: 560 ms, the kernel compacting memory to find
+// them.) Close unmaps them.
+func NewAnonymous(n int) (*Storage, []byte, error) {
+	if n == 0 {
+		return &Storage{data: []byte{}}, []byte{}, nil
+	}
+	data, release, err := mapAnonymous(n)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%d bytes of memory: %w", n, err)
+	}
+	return &Storage{data: data, release: release}, data, nil
+}
+
 // Bytes returns the whole storage. The slice must be treated as read-only:
 // for a mapped file, writing to it faults.
 func (s *Storage) Bytes() []byte { return s.data }

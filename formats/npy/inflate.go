@@ -119,14 +119,21 @@ func (m *inflater) inflate(ctx context.Context) (*tensor.Storage, error) {
 }
 
 func (m *inflater) inflateToMemory(ctx context.Context) (*tensor.Storage, error) {
-	buf := make([]byte, m.size)
-	w := &sliceWriter{buf: buf}
-	if err := m.copyAll(ctx, w); err != nil {
+	st, buf, err := tensor.NewAnonymous(int(m.size))
+	if err != nil {
 		return nil, err
 	}
-	return tensor.NewStorage(buf), nil
+	if err := m.copyAll(ctx, &sliceWriter{buf: buf}); err != nil {
+		st.Close()
+		return nil, err
+	}
+	m.doc.Own(st)
+	return st, nil
 }
 
+// sliceWriter fills buf. As an io.ReaderFrom it has the decompressor
+// write straight into buf, without io.Copy's intermediate buffer: one copy
+// of the member's bytes instead of two.
 type sliceWriter struct {
 	buf []byte
 	n   int
@@ -139,6 +146,27 @@ func (w *sliceWriter) Write(p []byte) (int, error) {
 		return n, io.ErrShortWrite
 	}
 	return n, nil
+}
+
+// ReadFrom reads r until it ends or buf is full; more data than buf holds
+// is io.ErrShortWrite, as Write reports it.
+func (w *sliceWriter) ReadFrom(r io.Reader) (int64, error) {
+	start := w.n
+	for w.n < len(w.buf) {
+		k, err := r.Read(w.buf[w.n:])
+		w.n += k
+		if err == io.EOF {
+			return int64(w.n - start), nil
+		}
+		if err != nil {
+			return int64(w.n - start), err
+		}
+	}
+	var one [1]byte
+	if k, _ := r.Read(one[:]); k > 0 {
+		return int64(w.n - start), io.ErrShortWrite
+	}
+	return int64(w.n - start), nil
 }
 
 // inflateToFile writes the member to a temporary file, maps it as a shard

@@ -1,0 +1,6 @@
+package tensor
+
+import "syscall"
+
+// mapPopulate has anonymous mappings populated when made.
+const mapPopulate = syscall.MAP_POPULATE

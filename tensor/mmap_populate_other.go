@@ -1,0 +1,5 @@
+//go:build !linux
+
+package tensor
+
+const mapPopulate = 0
