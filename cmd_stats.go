@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"tensorscope/formats"
 	"tensorscope/tensor"
@@ -20,6 +21,7 @@ func init() { register("stats", runStats) }
 type tensorStats struct {
 	Name   string   `json:"name"`
 	DType  string   `json:"dtype"`
+	Part   string   `json:"part,omitempty"` // of a complex tensor: magnitude, real or imag
 	Shape  []int    `json:"shape"`
 	Count  int64    `json:"count"`
 	Finite int64    `json:"finite"`
@@ -38,8 +40,13 @@ type tensorStats struct {
 // computed by the tensor core over the stored values. Ctrl+C (or SIGTERM)
 // stops it with status 130 (143) and prints nothing on stdout.
 func runStats(args []string, stdout, stderr io.Writer) int {
-	c := newCommand("stats", "tensorscope stats [--json] FILE [TENSOR...]")
+	c := newCommand("stats", "tensorscope stats [--json] [--part magnitude|real|imag] FILE [TENSOR...]")
 	asJSON := c.flags.Bool("json", false, "print a JSON array with one object per tensor")
+	part := tensor.Magnitude
+	c.flags.Func("part", "the part of complex tensors summarised: "+strings.Join(viewmodel.ComplexPartNames, ", ")+" (default magnitude)", func(v string) (err error) {
+		part, err = viewmodel.ParseComplexPart(v)
+		return err
+	})
 	pos, status, ok := c.parse(args, stdout, stderr)
 	if !ok {
 		return status
@@ -61,7 +68,7 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 	defer intr.stop()
 	out := make([]tensorStats, 0, len(entries))
 	for _, e := range entries {
-		st, err := statsOf(intr.ctx, e)
+		st, err := statsOf(intr.ctx, e, part)
 		if intr.caught() {
 			fmt.Fprintf(stderr, "tensorscope stats: interrupted (%v)\n", intr.signal())
 			return intr.status()
@@ -90,7 +97,7 @@ func selectTensors(doc *formats.Document, names []string) ([]*formats.TensorEntr
 	if len(names) == 0 {
 		var all []*formats.TensorEntry
 		for _, e := range doc.Tensors {
-			if e.HasData() && e.DType.Numeric() && e.Role != formats.RoleDerived {
+			if e.HasData() && summarisable(e) && e.Role != formats.RoleDerived {
 				all = append(all, e)
 			}
 		}
@@ -104,7 +111,7 @@ func selectTensors(doc *formats.Document, names []string) ([]*formats.TensorEntr
 			return nil, fmt.Errorf("no tensor named %q (try `tensorscope info` for the list)", n)
 		case !e.HasData():
 			return nil, fmt.Errorf("tensor %q has no data in this file", n)
-		case !e.DType.Numeric():
+		case !summarisable(e):
 			return nil, fmt.Errorf("tensor %q is %s, which has no real values to summarise", n, e.TypeString())
 		}
 		out = append(out, e)
@@ -112,20 +119,31 @@ func selectTensors(doc *formats.Document, names []string) ([]*formats.TensorEntr
 	return out, nil
 }
 
-func statsOf(ctx context.Context, e *formats.TensorEntry) (tensorStats, error) {
-	t, err := e.Load(ctx)
+// summarisable reports whether e has values stats can summarise: real
+// numbers, or complex ones through one of their parts.
+func summarisable(e *formats.TensorEntry) bool { return e.DType.Numeric() || e.DType.IsComplex() }
+
+func statsOf(ctx context.Context, e *formats.TensorEntry, part tensor.ComplexPart) (tensorStats, error) {
+	stored, err := e.Load(ctx)
 	if err != nil {
 		return tensorStats{}, err
+	}
+	t, partName := stored, ""
+	if stored.DType().IsComplex() {
+		if t, err = stored.ComplexPart(part); err != nil {
+			return tensorStats{}, fmt.Errorf("tensor %q: %w", e.Name, err)
+		}
+		partName = part.String()
 	}
 	st, err := tensor.ComputeStats(ctx, t, nil)
 	if err != nil {
 		return tensorStats{}, fmt.Errorf("tensor %q: %w", e.Name, err)
 	}
-	shape := t.Shape()
+	shape := stored.Shape()
 	if shape == nil {
 		shape = []int{}
 	}
-	ts := tensorStats{Name: e.Name, DType: t.DType().String(), Shape: shape, Count: st.Count, Finite: st.Finite,
+	ts := tensorStats{Name: e.Name, DType: stored.DType().String(), Part: partName, Shape: shape, Count: st.Count, Finite: st.Finite,
 		NaN: st.NaN, PosInf: st.PosInf, NegInf: st.NegInf, Zeros: st.Zeros}
 	if st.Finite > 0 {
 		ts.Min, ts.Max, ts.Mean, ts.Std = finite(st.Min), finite(st.Max), finite(st.Mean), finite(st.Std)
@@ -154,7 +172,11 @@ func writeStatsTable(w io.Writer, rows []tensorStats) {
 		return viewmodel.FormatFloat(*p, 6)
 	}
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", r.Name, r.DType, viewmodel.FormatDims(r.Shape),
+		dtype := r.DType
+		if r.Part != "" {
+			dtype += " (" + r.Part + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", r.Name, dtype, viewmodel.FormatDims(r.Shape),
 			r.Count, r.NaN, r.PosInf, r.NegInf, r.Zeros, num(r.Min), num(r.Max), num(r.Mean), num(r.Std))
 	}
 	tw.Flush()

@@ -206,3 +206,40 @@ func TestStatsInterrupted(t *testing.T) {
 		})
 	}
 }
+
+// Complex tensors are summarised through a part: the magnitude by
+// default, the real or imaginary part with --part.
+func TestStatsComplexParts(t *testing.T) {
+	header := "{'descr': '<c8', 'fortran_order': False, 'shape': (3,), }"
+	header += strings.Repeat(" ", 128-10-len(header)-1) + "\n"
+	var b bytes.Buffer
+	b.WriteString("\x93NUMPY\x01\x00")
+	binary.Write(&b, binary.LittleEndian, uint16(len(header)))
+	b.WriteString(header)
+	binary.Write(&b, binary.LittleEndian, []float32{3, 4, 0, 1, -1, 0}) // 3+4i, 1i, −1
+	path := filepath.Join(t.TempDir(), "c.npy")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args           []string
+		part           string
+		min, max, mean float64
+	}{
+		{nil, "magnitude", 1, 5, 7.0 / 3},
+		{[]string{"--part", "real"}, "real", -1, 3, 2.0 / 3},
+		{[]string{"--part", "imag"}, "imag", 0, 4, 5.0 / 3},
+	} {
+		st := statsJSON(t, append(c.args, path)...)
+		if len(st) != 1 {
+			t.Fatalf("%v: %d tensors", c.args, len(st))
+		}
+		s := st[0]
+		if s.DType != "complex64" || s.Part != c.part || s.Count != 3 || *s.Min != c.min || *s.Max != c.max || math.Abs(*s.Mean-c.mean) > 1e-12 {
+			t.Errorf("%v: %+v", c.args, s)
+		}
+	}
+	if _, errOut, code := runChild(t, nil, "stats", "--part", "phase", path); code != exitBadUsage || !strings.Contains(errOut, "magnitude, real, imag") {
+		t.Errorf("--part phase: status %d, %s", code, errOut)
+	}
+}

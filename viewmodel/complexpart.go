@@ -1,6 +1,11 @@
 package viewmodel
 
-import "tensorscope/tensor"
+import (
+	"fmt"
+	"strings"
+
+	"tensorscope/tensor"
+)
 
 // ComplexParts are the real views of a complex tensor the inspector offers,
 // in menu order.
@@ -28,4 +33,24 @@ func (in *Inspector) SetComplexPart(p tensor.ComplexPart) {
 	in.heat.reset()
 	in.hist.reset()
 	in.load()
+}
+
+// ComplexPartNames are the names ParseComplexPart accepts, in menu order.
+var ComplexPartNames = func() []string {
+	names := make([]string, len(ComplexParts))
+	for i, p := range ComplexParts {
+		names[i] = p.String()
+	}
+	return names
+}()
+
+// ParseComplexPart reads a part's name: magnitude, real or imag, as the
+// command line's --part gives it.
+func ParseComplexPart(name string) (tensor.ComplexPart, error) {
+	for _, p := range ComplexParts {
+		if p.String() == name {
+			return p, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown complex part %q: want %s", name, strings.Join(ComplexPartNames, ", "))
 }

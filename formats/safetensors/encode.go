@@ -35,13 +35,19 @@ func Write(ctx context.Context, w io.Writer, tensors []Named, metadata map[strin
 		return err
 	}
 	for _, n := range tensors {
-		err := formats.TensorChunks(n.Tensor, func(c []byte) error {
+		write := func(c []byte) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			_, err := w.Write(c)
 			return err
-		})
+		}
+		var err error
+		if n.Tensor.DType().Packed() {
+			err = packedChunks(n.Tensor, write)
+		} else {
+			err = formats.TensorChunks(n.Tensor, write)
+		}
 		if err != nil {
 			return fmt.Errorf("tensor %q: %w", n.Name, err)
 		}
@@ -71,8 +77,13 @@ func EncodeHeader(tensors []Named, metadata map[string]string) ([]byte, error) {
 		seen[n.Name] = true
 		dt := n.Tensor.DType()
 		name := dtypeName(dt)
-		if dt.Packed() {
-			return nil, fmt.Errorf("tensor %q: packed %s elements cannot be written yet", n.Name, dt)
+		if dt.BlockQuantized() {
+			return nil, fmt.Errorf("tensor %q: safetensors has no block-quantised %s; export it as float32", n.Name, dt)
+		}
+		if ue := dt.UnitElems(); dt.Packed() && n.Tensor.Len()%ue != 0 {
+			// Readers (the reference's too) refuse a tensor that ends inside a byte.
+			return nil, fmt.Errorf("tensor %q: %d %s elements do not fill whole bytes (safetensors needs a multiple of %d)",
+				n.Name, n.Tensor.Len(), dt, ue)
 		}
 		if name == "" {
 			return nil, fmt.Errorf("tensor %q: %s has no safetensors dtype", n.Name, dt)
@@ -106,4 +117,35 @@ func nonNil(s []int) []int {
 		return []int{}
 	}
 	return s
+}
+
+// packedChunkElems is how many elements packedChunks packs at a time: a
+// multiple of every sub-byte dtype's unit (2 for F4, 4 for F6).
+const packedChunkElems = 1 << 16
+
+// packedChunks writes a tensor of a sub-byte dtype (F4, F6_*) packed as
+// safetensors stores it, in row-major order, whatever the view: each chunk
+// of values is read and packed again. Packing a value read from the same
+// dtype gives back its bits.
+func packedChunks(t *tensor.Tensor, fn func([]byte) error) error {
+	n := int64(t.Len())
+	f64 := make([]float64, min(n, packedChunkElems))
+	f32 := make([]float32, len(f64))
+	for start := int64(0); start < n; start += int64(len(f64)) {
+		k := min(int64(len(f64)), n-start)
+		if err := tensor.CatchFault(func() error { return t.ReadFloat64s(start, f64[:k]) }); err != nil {
+			return err
+		}
+		for i, v := range f64[:k] {
+			f32[i] = float32(v)
+		}
+		b, err := tensor.PackSubByte(t.DType(), f32[:k])
+		if err != nil {
+			return err
+		}
+		if err := fn(b); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -268,5 +269,56 @@ func TestWriterRoundTrip(t *testing.T) {
 	c128, _ := tensor.FromBytes(make([]byte, 16), tensor.Complex128, []int{1})
 	if err := safetensors.Write(context.Background(), &buf, []safetensors.Named{{Name: "c", Tensor: c128}}, nil); err == nil {
 		t.Error("complex128 written, though safetensors has no such dtype")
+	}
+}
+
+// F4 and F6 tensors are written packed, as safetensors stores them, from
+// any view: every element reads back with the same bits.
+func TestWriterPacksSubByteTensors(t *testing.T) {
+	var named []safetensors.Named
+	for i, dt := range []tensor.DType{tensor.Float4E2M1FN, tensor.Float6E2M3FN, tensor.Float6E3M2FN} {
+		n, _ := tensor.StorageBytes(dt, 32)
+		raw := make([]byte, n)
+		for j := range raw {
+			raw[j] = byte(i*31 + j*97 + 5)
+		}
+		x, err := tensor.FromBytes(raw, dt, []int{4, 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		named = append(named, safetensors.Named{Name: dt.String(), Tensor: x})
+		xt, _ := x.Permute([]int{1, 0}) // a strided view: repacked in its own order
+		named = append(named, safetensors.Named{Name: dt.String() + " transposed", Tensor: xt})
+	}
+	var buf bytes.Buffer
+	if err := safetensors.Write(context.Background(), &buf, named, nil); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := formats.OpenBytes("packed.safetensors", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Warnings) != 0 {
+		t.Fatalf("warnings %v", doc.Warnings)
+	}
+	for _, n := range named {
+		y, err := doc.Tensor(n.Name).Load(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, got := make([]float64, 32), make([]float64, 32)
+		if err := n.Tensor.ReadFloat64s(0, want); err != nil {
+			t.Fatal(err)
+		}
+		if err := y.ReadFloat64s(0, got); err != nil {
+			t.Fatal(err)
+		}
+		if y.DType() != n.Tensor.DType() || !slices.Equal(y.Shape(), n.Tensor.Shape()) || !slices.Equal(got, want) {
+			t.Errorf("%s: %v %v after the round trip\n got %v\nwant %v", n.Name, y.DType(), y.Shape(), got, want)
+		}
+	}
+	odd, _ := tensor.FromBytes(make([]byte, 18), tensor.Float4E2M1FN, []int{5, 7})
+	if err := safetensors.Write(context.Background(), &buf, []safetensors.Named{{Name: "odd", Tensor: odd}}, nil); err == nil {
+		t.Error("35 float4 elements written, though they end inside a byte")
 	}
 }
