@@ -326,6 +326,11 @@ func (mw *MainWindow) mainMenu() *fyne.MainMenu {
 		}
 	})
 	exportTensor.Shortcut = shortcutExport
+	exportAll := fyne.NewMenuItem("Export All Tensors…", func() {
+		if dt := mw.current(); dt != nil && dt.doc != nil {
+			dt.exportAll()
+		}
+	})
 	exportGraph := fyne.NewMenuItem("Export Graph…", func() {
 		if dt := mw.current(); dt != nil && dt.graph != nil {
 			dt.graph.export()
@@ -337,7 +342,7 @@ func (mw *MainWindow) mainMenu() *fyne.MainMenu {
 	quit.Shortcut = shortcutQuit
 	quit.IsQuit = true
 	file := fyne.NewMenu("File", open, recent, fyne.NewMenuItemSeparator(), compareWith, compareTabs,
-		fyne.NewMenuItemSeparator(), exportTensor, exportGraph,
+		fyne.NewMenuItemSeparator(), exportTensor, exportAll, exportGraph,
 		fyne.NewMenuItemSeparator(), reload, closeTab, fyne.NewMenuItemSeparator(), quit)
 
 	next := fyne.NewMenuItem("Next Tab", func() { mw.cycleTab(1) })

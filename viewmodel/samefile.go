@@ -1,8 +1,11 @@
 package viewmodel
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+
+	"tensorscope/formats"
 )
 
 // DocAt returns the open document read from the file at path, under
@@ -27,4 +30,23 @@ func SameFile(a, b string) bool {
 	absA, errA := filepath.Abs(a)
 	absB, errB := filepath.Abs(b)
 	return errA == nil && errB == nil && absA == absB
+}
+
+// refuseInput fails when path is a file doc was read from (the file
+// itself or one of its shards): an export is renamed over its target, and
+// the input must never be replaced.
+func refuseInput(path string, doc *formats.Document) error {
+	if doc == nil {
+		return nil
+	}
+	inputs := []string{doc.Path}
+	for _, s := range doc.Shards() {
+		inputs = append(inputs, s.Path)
+	}
+	for _, in := range inputs {
+		if in != "" && SameFile(path, in) {
+			return fmt.Errorf("export %s: that is the file being read; choose another name", filepath.Base(path))
+		}
+	}
+	return nil
 }

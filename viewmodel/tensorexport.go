@@ -285,14 +285,20 @@ func WriteTSR(ctx context.Context, w io.Writer, t *tensor.Tensor) (note string, 
 	return "", fmt.Errorf("%s fits no TSR generation: %v; %v", t, errV1, errV4)
 }
 
+// countingWriter counts the bytes written, and reports the count after
+// each write when report is set.
 type countingWriter struct {
-	w io.Writer
-	n int64
+	w      io.Writer
+	n      int64
+	report func(n int64)
 }
 
 func (c *countingWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
+	if c.report != nil {
+		c.report(c.n)
+	}
 	return n, err
 }
 
@@ -366,6 +372,9 @@ func (d *Doc) ExportShown(path string, done func(note string, err error)) (*Task
 	t, plane := in.Tensor(), in.heat.plane
 	if t == nil {
 		return nil, fmt.Errorf("select a tensor with values first")
+	}
+	if err := refuseInput(path, d.Doc); err != nil {
+		return nil, err
 	}
 	what := in.ExportedValues()
 	name := in.Entry().Name

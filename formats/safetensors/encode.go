@@ -7,15 +7,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 
 	"tensorscope/formats"
 	"tensorscope/tensor"
 )
 
-// Named is a tensor to write under a name.
+// Named is a tensor to write under a name. AsFloat32 writes its values
+// converted to F32, chunk by chunk: how tensors of a dtype safetensors
+// lacks (block-quantised GGML types) are exported.
 type Named struct {
-	Name   string
-	Tensor *tensor.Tensor
+	Name      string
+	Tensor    *tensor.Tensor
+	AsFloat32 bool
 }
 
 // headerAlign is the alignment of the data buffer: the reference pads the
@@ -43,9 +47,12 @@ func Write(ctx context.Context, w io.Writer, tensors []Named, metadata map[strin
 			return err
 		}
 		var err error
-		if n.Tensor.DType().Packed() {
+		switch {
+		case n.AsFloat32:
+			err = float32Chunks(n.Tensor, write)
+		case n.Tensor.DType().Packed():
 			err = packedChunks(n.Tensor, write)
-		} else {
+		default:
 			err = formats.TensorChunks(n.Tensor, write)
 		}
 		if err != nil {
@@ -76,6 +83,9 @@ func EncodeHeader(tensors []Named, metadata map[string]string) ([]byte, error) {
 		}
 		seen[n.Name] = true
 		dt := n.Tensor.DType()
+		if n.AsFloat32 {
+			dt = tensor.Float32
+		}
 		name := dtypeName(dt)
 		if dt.BlockQuantized() {
 			return nil, fmt.Errorf("tensor %q: safetensors has no block-quantised %s; export it as float32", n.Name, dt)
@@ -119,9 +129,31 @@ func nonNil(s []int) []int {
 	return s
 }
 
-// packedChunkElems is how many elements packedChunks packs at a time: a
-// multiple of every sub-byte dtype's unit (2 for F4, 4 for F6).
+// packedChunkElems is how many elements packedChunks packs (and
+// float32Chunks converts) at a time: a multiple of every sub-byte dtype's
+// unit (2 for F4, 4 for F6).
 const packedChunkElems = 1 << 16
+
+// float32Chunks writes t's values as little-endian float32 in row-major
+// order, converting a chunk at a time.
+func float32Chunks(t *tensor.Tensor, fn func([]byte) error) error {
+	n := int64(t.Len())
+	f64 := make([]float64, min(n, packedChunkElems))
+	out := make([]byte, 4*len(f64))
+	for start := int64(0); start < n; start += int64(len(f64)) {
+		k := min(int64(len(f64)), n-start)
+		if err := tensor.CatchFault(func() error { return t.ReadFloat64s(start, f64[:k]) }); err != nil {
+			return err
+		}
+		for i, v := range f64[:k] {
+			binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(float32(v)))
+		}
+		if err := fn(out[:4*k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // packedChunks writes a tensor of a sub-byte dtype (F4, F6_*) packed as
 // safetensors stores it, in row-major order, whatever the view: each chunk
