@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"tensorscope/formats"
 	"tensorscope/tensor"
@@ -29,6 +30,7 @@ const inflateChunk = 1 << 20
 // result for the document's lifetime.
 type inflater struct {
 	doc  *formats.Document
+	zip  *tensor.Storage // the mapped zip
 	f    *zip.File
 	at   int64 // offset of the compressed data in the zip
 	size int64 // declared inflated size
@@ -38,12 +40,41 @@ type inflater struct {
 	err error
 }
 
-func newInflater(doc *formats.Document, f *zip.File, at int64) (*inflater, error) {
+func newInflater(doc *formats.Document, zipData *tensor.Storage, f *zip.File, at int64) (*inflater, error) {
 	size, packed := f.UncompressedSize64, f.CompressedSize64
 	if size > 1<<62 || (packed < (1<<62)/maxDeflateRatio && size > packed*maxDeflateRatio+1024) {
 		return nil, fmt.Errorf("declares %d bytes inflated from %d compressed, more than deflate can produce", size, packed)
 	}
-	return &inflater{doc: doc, f: f, at: at, size: int64(size)}, nil
+	return &inflater{doc: doc, zip: zipData, f: f, at: at, size: int64(size)}, nil
+}
+
+// readAheadStep is how much of the compressed member readAhead maps in
+// per call.
+const readAheadStep = 8 << 20
+
+// readAhead maps in the compressed member on another goroutine (another
+// core), a step at a time, while the inflater reads it: a fresh mapping of
+// a 250 MB member otherwise costs 60,000 page faults on the inflating
+// goroutine. The returned function stops it and waits, so that nothing
+// touches the mapping after the inflation returns.
+func (m *inflater) readAhead() (stop func()) {
+	if m.zip == nil {
+		return func() {}
+	}
+	end := m.at + int64(m.f.CompressedSize64)
+	var stopped atomic.Bool
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for off := m.at; off < end && !stopped.Load(); off += readAheadStep {
+			m.zip.Populate(int(off), int(min(readAheadStep, end-off)))
+		}
+	}()
+	return func() {
+		stopped.Store(true)
+		wg.Wait()
+	}
 }
 
 // open starts inflating the member, bounded by its declared size.
@@ -198,6 +229,7 @@ func (m *inflater) copyAll(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	defer rc.Close()
+	defer m.readAhead()()
 	var done int64
 	for done < m.size {
 		if err := ctx.Err(); err != nil {
