@@ -14,6 +14,10 @@ type Error struct {
 	Format string // registry id of the codec that failed
 	Offset int64  // -1 when the failure has no single place
 	Msg    string
+	// Header holds the header fields decoded before the failure, for the
+	// failed file's tab: a codec returns its partial document with the
+	// error and Open moves the fields here.
+	Header []HeaderField
 
 	truncated bool
 }

@@ -22,7 +22,10 @@ type Format struct {
 	// usually inspected) looks like this format. It must be cheap.
 	Sniff func(data []byte) bool
 	// Decode builds the document. It reads headers only; tensor data is
-	// read through TensorEntry loaders. src.Data must not be modified.
+	// read through TensorEntry loaders. src.Data must not be modified. On
+	// failure it may return the document as far as it got with the error:
+	// Open then passes its header fields on in the *Error (Error.Header),
+	// for the failed file's tab, and returns no document.
 	Decode func(src *Source) (*Document, error)
 }
 
@@ -152,6 +155,9 @@ func runDecode(f *Format, src *Source) (*Document, error) {
 			}
 			if fe.Format == "" {
 				fe.Format = f.ID
+			}
+			if doc != nil && fe.Header == nil {
+				fe.Header = doc.Header
 			}
 			return nil, err
 		}

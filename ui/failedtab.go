@@ -27,15 +27,25 @@ func newFailedContent(win fyne.Window, f *viewmodel.FailedFile, retry func()) fy
 	msg.Wrapping = fyne.TextWrapWord
 	msg.Importance = widget.DangerImportance
 	hint := "The file's bytes are below"
+	if len(f.Hex.Fields) > 0 {
+		hint = "The header fields read before the failure, and the file's bytes, are below"
+	}
 	if f.Offset >= 0 {
 		hint += ", scrolled to the byte where reading failed (marked)"
 	}
 	hint += ". Reload (F5) reads the file again."
+	hintLabel := widget.NewLabel(hint)
+	hintLabel.Wrapping = fyne.TextWrapWord
 	again := widget.NewButtonWithIcon("Reload", theme.ViewRefreshIcon(), retry)
 	head := container.NewBorder(nil, nil, container.NewVBox(icon), container.NewVBox(again),
-		container.NewVBox(msg, widget.NewLabel(hint)))
-	hex := newHexView(f.Hex, windowKeys(win))
-	return container.NewBorder(container.NewVBox(head, widget.NewSeparator()), nil, nil, nil, newHexPane(win, hex))
+		container.NewVBox(msg, hintLabel))
+	var body fyne.CanvasObject
+	if len(f.Hex.Fields) > 0 {
+		body = newFieldsAndBytes(win, f.Hex)
+	} else {
+		body = newHexPane(win, newHexView(f.Hex, windowKeys(win)))
+	}
+	return container.NewBorder(container.NewVBox(head, widget.NewSeparator()), nil, nil, nil, body)
 }
 
 // retry reads a failed tab's file again, in the same tab.

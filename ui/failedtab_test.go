@@ -12,8 +12,9 @@ import (
 )
 
 // TestGoldenFailedFileTab truncates a TSR4 file inside its tensor data:
-// the tab shows the error with its byte offset above the file's bytes,
-// scrolled to the failing byte, which is marked.
+// the tab shows the error with its byte offset above the header fields
+// read before the failure and the file's bytes, scrolled to the failing
+// byte, which is marked.
 func TestGoldenFailedFileTab(t *testing.T) {
 	test.NewTempApp(t)
 	data := tsrFixture(t)

@@ -16,6 +16,16 @@ var headerWidths = []float32{180, 150, 44, 170, 260}
 // tapping a byte selects its field.
 func newHeaderPane(win fyne.Window, d *viewmodel.Doc) fyne.CanvasObject {
 	hv := d.Header
+	if len(hv.Fields) == 0 {
+		pane := newHexPane(win, newHexView(hv, windowKeys(win)))
+		return container.NewBorder(widget.NewLabel("This format has no fixed header fields; the file's bytes:"), nil, nil, nil, pane)
+	}
+	return newFieldsAndBytes(win, hv)
+}
+
+// newFieldsAndBytes is the table of hv's fields above its hex view, linked
+// both ways: the Header pane, and a failed file's tab.
+func newFieldsAndBytes(win fyne.Window, hv *viewmodel.HeaderView) fyne.CanvasObject {
 	hex := newHexView(hv, windowKeys(win))
 	var table *widget.Table
 	table = widget.NewTableWithHeaders(
@@ -51,11 +61,7 @@ func newHeaderPane(win fyne.Window, d *viewmodel.Doc) fyne.CanvasObject {
 			table.Select(widget.TableCellID{Row: i, Col: 0})
 		}
 	}
-	pane := newHexPane(win, hex)
-	if len(hv.Fields) == 0 {
-		return container.NewBorder(widget.NewLabel("This format has no fixed header fields; the file's bytes:"), nil, nil, nil, pane)
-	}
-	split := container.NewVSplit(table, pane)
+	split := container.NewVSplit(table, newHexPane(win, hex))
 	split.Offset = 0.5
 	return split
 }

@@ -8,8 +8,10 @@ import (
 )
 
 // FailedFile is the tab of a file that could not be decoded: the error with
-// its byte offset, and the file's bytes scrolled to that offset with the
-// failing byte marked, so the user can look at what is wrong.
+// its byte offset, the header fields the codec decoded before it failed
+// (Hex.Fields, linked to their bytes as in the Header pane), and the
+// file's bytes scrolled to that offset with the failing byte marked, so the
+// user can look at what is wrong.
 type FailedFile struct {
 	Path   string
 	Err    error // worded for the user (see OpenError)
@@ -29,10 +31,15 @@ func NewFailedFile(path string, err error) *FailedFile {
 	}
 	f := &FailedFile{Path: path, Err: err, Offset: -1, storage: st}
 	var fe *formats.Error
-	if errors.As(err, &fe) && fe.Offset >= 0 {
-		f.Offset = fe.Offset
+	var fields []formats.HeaderField
+	if errors.As(err, &fe) {
+		fields = fe.Header
+		if fe.Offset >= 0 {
+			f.Offset = fe.Offset
+		}
 	}
-	f.Hex = NewBytesView(st.Bytes(), max(f.Offset, 0))
+	f.Hex = newHexView(fields, st.Bytes(), 0)
+	f.Hex.GoTo(max(f.Offset, 0))
 	if f.Offset >= 0 {
 		f.Hex.SetMark(f.Offset, 1)
 	}

@@ -25,7 +25,9 @@ func init() {
 func decode(src *formats.Source) (*formats.Document, error) {
 	h, err := parseHeader(src.Data, int64(len(src.Data)))
 	if err != nil {
-		return nil, err
+		partial := src.NewDocument(format, "")
+		partial.Header = h.fields
+		return partial, err
 	}
 	doc := src.NewDocument(format, fmt.Sprint(h.version))
 	doc.Header = h.fields

@@ -49,20 +49,21 @@ func (h *header) warn(off int64, format string, args ...any) {
 
 // parseHeader reads the header of a GGUF file of fileSize bytes from data,
 // which holds the whole file or a prefix of it (then errPrefix asks for more).
+// With an error it returns the header as far as it was read.
 func parseHeader(data []byte, fileSize int64) (*header, error) {
 	h := &header{alignment: defaultAlignment, kv: map[string]any{}}
 	r := &reader{data: data, fileSize: fileSize, order: binary.LittleEndian}
 	if m := r.bytes(4, "magic"); r.err == nil && string(m) != magic {
-		return nil, formats.Errorf(0, "magic: expected %q, found %q", magic, m)
+		return h, formats.Errorf(0, "magic: expected %q, found %q", magic, m)
 	}
 	h.readVersion(r)
 	if r.err != nil {
-		return nil, r.err
+		return h, r.err
 	}
 	h.nTensors = int64(r.u64("tensor count"))
 	h.nKV = int64(r.u64("metadata key/value count"))
 	if r.err != nil {
-		return nil, r.err
+		return h, r.err
 	}
 	h.fields = append(h.fields,
 		formats.HeaderField{Name: "tensor_count", Offset: 8, Size: 8, Value: uint64(h.nTensors)},
@@ -70,26 +71,26 @@ func parseHeader(data []byte, fileSize int64) (*header, error) {
 	// Each key/value takes at least 8 (key length) + 4 (type) + 1 bytes;
 	// each tensor info at least 8 + 4 + 4 + 8 bytes.
 	if h.nKV < 0 || h.nKV > r.remaining()/13 {
-		return nil, formats.Errorf(16, "metadata_kv_count: %d key/values need at least %d bytes, only %d left in the file",
+		return h, formats.Errorf(16, "metadata_kv_count: %d key/values need at least %d bytes, only %d left in the file",
 			uint64(h.nKV), satMul(uint64(h.nKV), 13), r.remaining())
 	}
 	if h.nTensors < 0 || h.nTensors > r.remaining()/24 {
-		return nil, formats.Errorf(8, "tensor_count: %d tensors need at least %d bytes, only %d left in the file",
+		return h, formats.Errorf(8, "tensor_count: %d tensors need at least %d bytes, only %d left in the file",
 			uint64(h.nTensors), satMul(uint64(h.nTensors), 24), r.remaining())
 	}
 	h.readMetadata(r)
 	if r.err != nil {
-		return nil, r.err
+		return h, r.err
 	}
 	h.readAlignment()
 	h.readTensorInfos(r)
 	if r.err != nil {
-		return nil, r.err
+		return h, r.err
 	}
 	h.infoEnd = r.off
 	h.dataStart = alignUp(r.off, h.alignment)
 	if err := h.checkTensorData(fileSize); err != nil {
-		return nil, err
+		return h, err
 	}
 	return h, nil
 }

@@ -69,18 +69,18 @@ func parseHeader(b []byte, base int64) (*header, error) {
 		return nil, err
 	}
 	h := &header{major: b[6], minor: b[7], dataOffset: total}
-	if h.minor != 0 {
-		return nil, formats.Errorf(base+7, "version: expected %d.0, found %d.%d", h.major, h.major, h.minor)
-	}
 	p := prefixLen(h.major)
 	h.textLen = total - p
+	if h.minor != 0 {
+		return h, formats.Errorf(base+7, "version: expected %d.0, found %d.%d", h.major, h.major, h.minor)
+	}
 	if total > int64(len(b)) {
-		return nil, formats.Errorf(base+8, "header length: the header claims %d bytes but only %d follow", h.textLen, int64(len(b))-p)
+		return h, formats.Errorf(base+8, "header length: the header claims %d bytes but only %d follow", h.textLen, int64(len(b))-p)
 	}
 	raw := b[p:total]
 	if h.major == 3 {
 		if !utf8.Valid(raw) {
-			return nil, formats.Errorf(base+p, "header: version 3.0 headers are UTF-8, found invalid bytes")
+			return h, formats.Errorf(base+p, "header: version 3.0 headers are UTF-8, found invalid bytes")
 		}
 		h.dict = string(raw)
 	} else {
@@ -90,12 +90,12 @@ func parseHeader(b []byte, base int64) (*header, error) {
 	if err != nil {
 		var le *literalError
 		if errors.As(err, &le) {
-			return nil, formats.Errorf(base+p+byteOffset(raw, h.major, le.pos), "header: %s", le.msg)
+			return h, formats.Errorf(base+p+byteOffset(raw, h.major, le.pos), "header: %s", le.msg)
 		}
-		return nil, formats.Errorf(base+p, "header: %v", err)
+		return h, formats.Errorf(base+p, "header: %v", err)
 	}
 	if err := h.readDict(lit); err != nil {
-		return nil, formats.Errorf(base+p, "header: %v", err)
+		return h, formats.Errorf(base+p, "header: %v", err)
 	}
 	return h, nil
 }
@@ -203,22 +203,26 @@ func hasObjects(t *elemType) bool {
 
 // headerFields lists the fixed fields for the Header pane.
 func (h *header) headerFields(base int64) []formats.HeaderField {
-	p := prefixLen(h.major)
-	lenField := formats.HeaderField{Name: "header_len", Offset: base + 8, Size: 2, Value: h.textLen}
-	if h.major != 1 {
-		lenField.Size = 4
-	}
 	dict := h.dict
 	if len(dict) > 200 {
 		dict = dict[:200] + "…"
+	}
+	return append(h.prefixFields(base), formats.HeaderField{Name: "header", Offset: base + prefixLen(h.major),
+		Size: int(h.textLen), Value: strings.TrimRight(dict, " \n"), Meaning: h.meaning()})
+}
+
+// prefixFields are the fields before the dict (magic, version, header
+// length), all that a header that failed to parse can show.
+func (h *header) prefixFields(base int64) []formats.HeaderField {
+	lenField := formats.HeaderField{Name: "header_len", Offset: base + 8, Size: 2, Value: h.textLen}
+	if h.major != 1 {
+		lenField.Size = 4
 	}
 	return []formats.HeaderField{
 		{Name: "magic", Offset: base, Size: 6, Value: []byte(magic), Meaning: "NumPy array"},
 		{Name: "major_version", Offset: base + 6, Size: 1, Value: int64(h.major)},
 		{Name: "minor_version", Offset: base + 7, Size: 1, Value: int64(h.minor)},
 		lenField,
-		{Name: "header", Offset: base + p, Size: int(h.textLen), Value: strings.TrimRight(dict, " \n"),
-			Meaning: h.meaning()},
 	}
 }
 

@@ -27,7 +27,12 @@ func init() {
 func decodeNPY(src *formats.Source) (*formats.Document, error) {
 	h, err := parseHeader(src.Data, 0)
 	if err != nil {
-		return nil, err
+		if h == nil {
+			return nil, err
+		}
+		partial := src.NewDocument(npyFormat, "")
+		partial.Header = h.prefixFields(0)
+		return partial, err
 	}
 	doc := src.NewDocument(npyFormat, h.versionString())
 	doc.Header = h.headerFields(0)
@@ -36,7 +41,7 @@ func decodeNPY(src *formats.Source) (*formats.Document, error) {
 	want := h.dataBytes()
 	if want >= 0 {
 		if have := size - h.dataOffset; have < want {
-			return nil, formats.Errorf(size, "data: %s%v needs %d bytes after the header at byte %d, the file holds %d",
+			return doc, formats.Errorf(size, "data: %s%v needs %d bytes after the header at byte %d, the file holds %d",
 				h.elem.name(), h.shape, want, h.dataOffset, have)
 		} else if have > want {
 			doc.Warn(h.dataOffset+want, "%d bytes after the array's data (ignored)", have-want)

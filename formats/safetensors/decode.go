@@ -71,7 +71,10 @@ func decodeFile(src *formats.Source) (*formats.Document, error) {
 	}
 	h, err := parseHeader(src.Data[8 : 8+n])
 	if err != nil {
-		return nil, err
+		partial := src.NewDocument(format, "")
+		partial.Header = []formats.HeaderField{{Name: "header_size", Offset: 0, Size: 8, Value: n,
+			Meaning: fmt.Sprintf("JSON header in bytes 8..%d", 8+n)}}
+		return partial, err
 	}
 	h.validate(size - h.bufferStart())
 	doc := src.NewDocument(format, "")

@@ -41,40 +41,40 @@ func decodeV1(src *formats.Source) (*formats.Document, error) {
 	reserved2 := f.i64("reserved_2")
 	reserved3 := f.i64("reserved_3")
 	if err := f.r.Err(); err != nil {
-		return nil, err
+		return doc, err
 	}
 
 	if magic != magicV1 {
-		return nil, formats.Errorf(0, "magic: expected %q, found %q", magicV1, magic)
+		return doc, formats.Errorf(0, "magic: expected %q, found %q", magicV1, magic)
 	}
 	if version != 1 {
-		return nil, formats.Errorf(4, "version: expected 1, found %d", version)
+		return doc, formats.Errorf(4, "version: expected 1, found %d", version)
 	}
 	dc, ok := v1DTypes.byCode(int64(dtypeCode))
 	if !ok {
-		return nil, formats.Errorf(16, "dtype: expected one of %s, found %d", v1DTypes, dtypeCode)
+		return doc, formats.Errorf(16, "dtype: expected one of %s, found %d", v1DTypes, dtypeCode)
 	}
 	doc.Header[4].Meaning = dc.name
 	if ndim < 0 || ndim > 4 {
-		return nil, formats.Errorf(20, "ndim: expected 0 to 4, found %d", ndim)
+		return doc, formats.Errorf(20, "ndim: expected 0 to 4, found %d", ndim)
 	}
 	for i, d := range dims {
 		if d < 0 {
-			return nil, formats.Errorf(24+4*int64(i), "dims[%d]: expected a size ≥ 0, found %d", i, d)
+			return doc, formats.Errorf(24+4*int64(i), "dims[%d]: expected a size ≥ 0, found %d", i, d)
 		}
 	}
 	// The reference multiplies all four dims, used or not.
 	all := []int{int(dims[0]), int(dims[1]), int(dims[2]), int(dims[3])}
 	product, err := tensor.NumElements(all)
 	if err != nil {
-		return nil, formats.Errorf(24, "dims %v: %v", all, err)
+		return doc, formats.Errorf(24, "dims %v: %v", all, err)
 	}
 	if total != int64(product) {
-		return nil, formats.Errorf(40, "total_elements: expected %d (the product of dims %v), found %d", product, all, total)
+		return doc, formats.Errorf(40, "total_elements: expected %d (the product of dims %v), found %d", product, all, total)
 	}
 	dataSize := total * int64(dc.dtype.Size())
 	if want := headerSizeV1 + dataSize; int64(len(data)) != want {
-		return nil, formats.Errorf(int64(len(data)), "file size: expected %d bytes (64-byte header + %d × %d-byte %s), found %d",
+		return doc, formats.Errorf(int64(len(data)), "file size: expected %d bytes (64-byte header + %d × %d-byte %s), found %d",
 			want, total, dc.dtype.Size(), dc.name, len(data))
 	}
 

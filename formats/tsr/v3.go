@@ -67,42 +67,42 @@ func decodeV3(src *formats.Source) (*formats.Document, error) {
 	reserved2 := f.u32("reserved_2")
 	padding := f.bytes("padding", headerSizeV3-paddingV3At)
 	if err := f.r.Err(); err != nil {
-		return nil, err
+		return doc, err
 	}
 
 	if magic != magicV3 {
-		return nil, formats.Errorf(0, "magic: expected %q, found %q", magicV3, magic)
+		return doc, formats.Errorf(0, "magic: expected %q, found %q", magicV3, magic)
 	}
 	if version != 3 {
-		return nil, formats.Errorf(8, "version: expected 3, found %d", version)
+		return doc, formats.Errorf(8, "version: expected 3, found %d", version)
 	}
 	if headerSize != headerSizeV3 {
-		return nil, formats.Errorf(4, "header_size: expected 128, found %d", headerSize)
+		return doc, formats.Errorf(4, "header_size: expected 128, found %d", headerSize)
 	}
 	if mode != modeRAW && mode != modeZLIB {
-		return nil, formats.Errorf(12, "file_mode: expected 0 (RAW) or 1 (ZLIB), found %d", mode)
+		return doc, formats.Errorf(12, "file_mode: expected 0 (RAW) or 1 (ZLIB), found %d", mode)
 	}
 	dc, ok := v3DTypes.byCode(int64(dtypeCode))
 	if !ok {
-		return nil, formats.Errorf(16, "dtype: expected one of %s, found %d", v3DTypes, dtypeCode)
+		return doc, formats.Errorf(16, "dtype: expected one of %s, found %d", v3DTypes, dtypeCode)
 	}
 	doc.Header[dtypeField].Meaning = dc.name
 	if ndim > 4 {
-		return nil, formats.Errorf(17, "ndim: expected 0 to 4, found %d", ndim)
+		return doc, formats.Errorf(17, "ndim: expected 0 to 4, found %d", ndim)
 	}
 	wantOffset := uint64(rawOffsetV3)
 	if mode == modeZLIB {
 		wantOffset = zlibOffsetV3
 	}
 	if dataOffset != wantOffset {
-		return nil, formats.Errorf(44, "data_offset: expected %d in %s mode, found %d", wantOffset, modeName(mode), dataOffset)
+		return doc, formats.Errorf(44, "data_offset: expected %d in %s mode, found %d", wantOffset, modeName(mode), dataOffset)
 	}
 	// The reference multiplies the positive dims only: zero-filled unused
 	// dims do not count, and a scalar (all zero) has one element.
 	var positive []int
 	for i, d := range dims {
 		if d < 0 {
-			return nil, formats.Errorf(20+4*int64(i), "dims[%d]: expected a size ≥ 0, found %d", i, d)
+			return doc, formats.Errorf(20+4*int64(i), "dims[%d]: expected a size ≥ 0, found %d", i, d)
 		}
 		if d > 0 {
 			positive = append(positive, int(d))
@@ -110,30 +110,30 @@ func decodeV3(src *formats.Source) (*formats.Document, error) {
 	}
 	want, err := tensor.NumElements(positive)
 	if err != nil {
-		return nil, formats.Errorf(20, "dims %v: %v", dims, err)
+		return doc, formats.Errorf(20, "dims %v: %v", dims, err)
 	}
 	if numel != uint64(want) {
-		return nil, formats.Errorf(36, "numel: expected %d (the product of the positive dims %v), found %d", want, dims, numel)
+		return doc, formats.Errorf(36, "numel: expected %d (the product of the positive dims %v), found %d", want, dims, numel)
 	}
 	esize := int64(dc.dtype.Size())
 	if rawSize != numel*uint64(esize) {
-		return nil, formats.Errorf(60, "raw_data_size: expected %d (%d × %d-byte %s), found %d", numel*uint64(esize), numel, esize, dc.name, rawSize)
+		return doc, formats.Errorf(60, "raw_data_size: expected %d (%d × %d-byte %s), found %d", numel*uint64(esize), numel, esize, dc.name, rawSize)
 	}
 	if payloadSize > uint64(size) || dataOffset+payloadSize > uint64(size) {
-		return nil, formats.Errorf(52, "payload_size: %d bytes at data_offset %d run past the end of the %d-byte file", payloadSize, dataOffset, size)
+		return doc, formats.Errorf(52, "payload_size: %d bytes at data_offset %d run past the end of the %d-byte file", payloadSize, dataOffset, size)
 	}
 	off, payload, raw := int64(dataOffset), int64(payloadSize), int64(rawSize)
 	if mode == modeRAW {
 		// The reference maps raw_data_size bytes at data_offset, whatever payload_size says.
 		if off+raw > size {
-			return nil, formats.Errorf(60, "raw_data_size: %d bytes at data_offset %d run past the end of the %d-byte file", raw, off, size)
+			return doc, formats.Errorf(60, "raw_data_size: %d bytes at data_offset %d run past the end of the %d-byte file", raw, off, size)
 		}
 		if payload != raw {
 			doc.Warn(52, "payload_size is %d, expected %d (raw_data_size) in RAW mode", payload, raw)
 		}
 		payload = raw
 	} else if raw > maxRaw(payload) {
-		return nil, formats.Errorf(60, "raw_data_size: %d bytes cannot come from a %d-byte zlib payload", raw, payload)
+		return doc, formats.Errorf(60, "raw_data_size: %d bytes cannot come from a %d-byte zlib payload", raw, payload)
 	}
 
 	if !allZero(reserved1) {

@@ -59,34 +59,34 @@ func decodeV4(src *formats.Source) (*formats.Document, error) {
 	reserved0 := f.u32("reserved_0")
 	reserved1 := f.bytes("reserved_1", 80)
 	if err := f.r.Err(); err != nil {
-		return nil, err
+		return doc, err
 	}
 	doc.Version = fmt.Sprintf("%d.%d", major, minor)
 
 	if magic != magicV4 {
-		return nil, formats.Errorf(0, "magic: expected %q, found %q", magicV4, magic)
+		return doc, formats.Errorf(0, "magic: expected %q, found %q", magicV4, magic)
 	}
 	if major != majorV4 {
-		return nil, formats.Errorf(4, "version_major: expected 4, found %d", major)
+		return doc, formats.Errorf(4, "version_major: expected 4, found %d", major)
 	}
 	if headerSize != headerSizeV4 {
-		return nil, formats.Errorf(8, "header_size: expected 128, found %d", headerSize)
+		return doc, formats.Errorf(8, "header_size: expected 128, found %d", headerSize)
 	}
 	if mode != modeRAW && mode != modeZLIB {
-		return nil, formats.Errorf(12, "file_mode: expected 0 (RAW) or 1 (ZLIB), found %d", mode)
+		return doc, formats.Errorf(12, "file_mode: expected 0 (RAW) or 1 (ZLIB), found %d", mode)
 	}
 	if count < 1 {
-		return nil, formats.Errorf(16, "tensor_count: expected at least 1, found 0")
+		return doc, formats.Errorf(16, "tensor_count: expected at least 1, found 0")
 	}
 	if entrySize != entrySizeV4 {
-		return nil, formats.Errorf(20, "entry_size: expected 64, found %d", entrySize)
+		return doc, formats.Errorf(20, "entry_size: expected 64, found %d", entrySize)
 	}
 	if dirOffset < headerSizeV4 || dirOffset > uint64(size) {
-		return nil, formats.Errorf(24, "dir_offset: expected an offset from 128 to the file size %d, found %d", size, dirOffset)
+		return doc, formats.Errorf(24, "dir_offset: expected an offset from 128 to the file size %d, found %d", size, dirOffset)
 	}
 	dirStart := int64(dirOffset)
 	if int64(count) > (size-dirStart)/entrySizeV4 {
-		return nil, formats.Errorf(16, "tensor_count: %d directory entries of 64 bytes at %d need %d bytes, only %d left in the file",
+		return doc, formats.Errorf(16, "tensor_count: %d directory entries of 64 bytes at %d need %d bytes, only %d left in the file",
 			count, dirStart, int64(count)*entrySizeV4, size-dirStart)
 	}
 	dirEnd := dirStart + int64(count)*entrySizeV4
@@ -123,7 +123,7 @@ func decodeV4(src *formats.Source) (*formats.Document, error) {
 	for i := range blocks {
 		b, err := readEntryV4(doc, f, i, mode, dirEnd, size)
 		if err != nil {
-			return nil, err
+			return doc, err
 		}
 		blocks[i] = b
 	}
