@@ -2,9 +2,11 @@ package ui
 
 import (
 	"fmt"
+	"math"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"tensorscope/viewmodel"
@@ -61,9 +63,7 @@ func newTensorPane(win fyne.Window, d *viewmodel.Doc) *tensorPane {
 			p.table.Refresh()
 		}
 	}
-	for i, w := range tensorColumnWidths {
-		p.table.SetColumnWidth(i, w)
-	}
+	p.fitColumns()
 	p.table.OnSelected = func(id widget.TableCellID) {
 		if id.Row < 0 || id.Row >= p.list.Len() {
 			return
@@ -96,6 +96,32 @@ func newTensorPane(win fyne.Window, d *viewmodel.Doc) *tensorPane {
 	split.Offset = 0.42
 	p.content = split
 	return p
+}
+
+// fitColumns sets the column widths: Name, Shape and Size at their
+// defaults, DType and Role wide enough for every value they take in this
+// file ("float8_e4m3fnuz (quantised)", "derived") and for their title with
+// a sort arrow.
+func (p *tensorPane) fitColumns() {
+	for i, w := range tensorColumnWidths {
+		col := viewmodel.TensorColumn(i)
+		if col == viewmodel.ColDType || col == viewmodel.ColRole {
+			w = fitWidth(append(p.list.DistinctCells(col, 64), viewmodel.TensorColumnTitles[col]+" ▼"), w, 320)
+		}
+		p.table.SetColumnWidth(i, w)
+	}
+}
+
+// fitWidth is the width of a table cell whose label shows the widest of
+// texts, at least least and at most most.
+func fitWidth(texts []string, least, most float32) float32 {
+	size := theme.TextSize()
+	w := least
+	for _, t := range texts {
+		tw := fyne.MeasureText(t, size, fyne.TextStyle{}).Width + 4*theme.Padding()
+		w = max(w, min(tw, most))
+	}
+	return float32(math.Ceil(float64(w)))
 }
 
 func (p *tensorPane) headerText(col viewmodel.TensorColumn) string {

@@ -132,6 +132,26 @@ func (l *TensorList) flatCell(index int, col TensorColumn) string {
 	return ""
 }
 
+// DistinctCells returns the different texts column col takes over every
+// entry, at most limit of them: what the column's width must fit. A
+// column of few distinct values (DType, Role) is measured in a few calls
+// however many tensors the file has.
+func (l *TensorList) DistinctCells(col TensorColumn, limit int) []string {
+	seen := map[string]bool{}
+	var out []string
+	for i := range l.entries {
+		c := l.flatCell(i, col)
+		if !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+			if len(out) == limit {
+				break
+			}
+		}
+	}
+	return out
+}
+
 // Filter is the current filter text.
 func (l *TensorList) Filter() string { return l.filter }
 

@@ -1,7 +1,9 @@
 package viewmodel
 
 import (
+	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 
 	"tensorscope/formats"
@@ -91,5 +93,23 @@ func TestNaturalLess(t *testing.T) {
 		if got := naturalLess(c.a, c.b); got != c.want {
 			t.Errorf("naturalLess(%q,%q)=%v", c.a, c.b, got)
 		}
+	}
+}
+
+func TestDistinctCellsAreWhatAColumnMustFit(t *testing.T) {
+	var entries []*formats.TensorEntry
+	for i := range 1000 {
+		dt, role := tensor.Float32, formats.RoleWeight
+		if i%3 == 0 {
+			dt, role = tensor.Float8E4M3FNUZ, formats.RoleDerived
+		}
+		entries = append(entries, &formats.TensorEntry{Name: fmt.Sprint(i), DType: dt, Shape: []int{2}, Role: role})
+	}
+	l := NewTensorList(entries)
+	if got := l.DistinctCells(ColDType, 64); !slices.Equal(got, []string{"float8_e4m3fnuz", "float32"}) {
+		t.Errorf("dtypes %q", got)
+	}
+	if got := l.DistinctCells(ColRole, 1); len(got) != 1 {
+		t.Errorf("limit 1 gave %q", got)
 	}
 }
