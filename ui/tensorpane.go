@@ -63,7 +63,7 @@ func newTensorPane(win fyne.Window, d *viewmodel.Doc) *tensorPane {
 			p.table.Refresh()
 		}
 	}
-	p.fitColumns()
+	tableWidth := p.fitColumns()
 	p.table.OnSelected = func(id widget.TableCellID) {
 		if id.Row < 0 || id.Row >= p.list.Len() {
 			return
@@ -93,23 +93,30 @@ func newTensorPane(win fyne.Window, d *viewmodel.Doc) *tensorPane {
 	p.updateCount()
 	left := container.NewBorder(container.NewBorder(nil, nil, nil, container.NewHBox(grouped, p.count), p.filter), nil, nil, nil, p.table)
 	split := container.NewHSplit(left, p.inspector.content)
-	split.Offset = 0.42
+	split.Offset = listShare(tableWidth, win)
 	p.content = split
 	return p
 }
 
-// fitColumns sets the column widths: Name, Shape and Size at their
-// defaults, DType and Role wide enough for every value they take in this
-// file ("float8_e4m3fnuz (quantised)", "derived") and for their title with
-// a sort arrow.
-func (p *tensorPane) fitColumns() {
+// fitColumns sets the column widths and returns their sum: Shape and Size
+// at their defaults, Name as wide as the longest names (up to a limit; the
+// rest are ellipsized), DType and Role wide enough for every value they
+// take in this file ("float8_e4m3fnuz (quantised)", "derived") and for
+// their title with a sort arrow.
+func (p *tensorPane) fitColumns() float32 {
+	var total float32
 	for i, w := range tensorColumnWidths {
 		col := viewmodel.TensorColumn(i)
-		if col == viewmodel.ColDType || col == viewmodel.ColRole {
+		switch col {
+		case viewmodel.ColName:
+			w = fitWidth(p.list.LongestNames(20), w, 360)
+		case viewmodel.ColDType, viewmodel.ColRole:
 			w = fitWidth(append(p.list.DistinctCells(col, 64), viewmodel.TensorColumnTitles[col]+" ▼"), w, 320)
 		}
 		p.table.SetColumnWidth(i, w)
+		total += w
 	}
+	return total
 }
 
 // fitWidth is the width of a table cell whose label shows the widest of
@@ -122,6 +129,18 @@ func fitWidth(texts []string, least, most float32) float32 {
 		w = max(w, min(tw, most))
 	}
 	return float32(math.Ceil(float64(w)))
+}
+
+// listShare is the split offset that shows the whole table when that
+// leaves the inspector (whose toolbars need the room) at least 55% of the
+// window, and as much of the table as it can otherwise.
+func listShare(tableWidth float32, win fyne.Window) float64 {
+	width := float32(1280) // the viewer's opening size, before it is shown
+	if win != nil && win.Canvas().Size().Width > 0 {
+		width = win.Canvas().Size().Width
+	}
+	share := float64((tableWidth + 2*theme.Padding() + theme.ScrollBarSize()) / width)
+	return min(max(share, 0.3), 0.45)
 }
 
 func (p *tensorPane) headerText(col viewmodel.TensorColumn) string {

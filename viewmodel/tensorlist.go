@@ -1,6 +1,7 @@
 package viewmodel
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -150,6 +151,18 @@ func (l *TensorList) DistinctCells(col TensorColumn, limit int) []string {
 		}
 	}
 	return out
+}
+
+// LongestNames returns the n longest tensor names (by bytes): the
+// candidates for the widest Name cell, measured without measuring all
+// 30,000 names of a large checkpoint.
+func (l *TensorList) LongestNames(n int) []string {
+	names := make([]string, len(l.entries))
+	for i, e := range l.entries {
+		names[i] = e.Name
+	}
+	slices.SortFunc(names, func(a, b string) int { return len(b) - len(a) })
+	return names[:min(n, len(names))]
 }
 
 // Filter is the current filter text.
