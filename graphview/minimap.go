@@ -59,21 +59,50 @@ func newMinimap() *minimap {
 func (m *minimap) place(g *GraphView) {
 	m.shown = false
 	s, view := g.scene, g.Size()
-	if s == nil || view.Width < minimapMinViewW || view.Height < minimapMinViewH {
+	size, scale, ok := minimapSize(s, view)
+	if !ok {
 		return
 	}
 	w, h := s.Size()
-	if w <= 0 || h <= 0 || (float32(w)*g.zoom <= view.Width && float32(h)*g.zoom <= view.Height) {
+	if float32(w)*g.zoom <= view.Width && float32(h)*g.zoom <= view.Height {
 		return
 	}
-	maxW := min(minimapMaxW, view.Width*minimapMaxShareW) - 2*minimapPad
-	maxH := view.Height*minimapMaxShareH - 2*minimapPad
-	m.scale = min(maxW/float32(w), maxH/float32(h))
-	dw, dh := float32(w)*m.scale, float32(h)*m.scale
-	m.size = fyne.NewSize(max(dw, minimapMinW)+2*minimapPad, dh+2*minimapPad)
+	m.size, m.scale = size, scale
+	dw := float32(w) * m.scale
 	m.panel = fyne.NewPos(view.Width-minimapMargin-m.size.Width, view.Height-minimapMargin-m.size.Height)
 	m.inner = m.panel.Add(fyne.NewPos((m.size.Width-dw)/2, minimapPad))
 	m.shown = true
+}
+
+// minimapSize is the size of the minimap panel of s in a view of size
+// view, and its scale (widget units per scene unit); ok is false when the
+// view is too small to spare the room.
+func minimapSize(s *Scene, view fyne.Size) (size fyne.Size, scale float32, ok bool) {
+	if s == nil || view.Width < minimapMinViewW || view.Height < minimapMinViewH {
+		return fyne.Size{}, 0, false
+	}
+	w, h := s.Size()
+	if w <= 0 || h <= 0 {
+		return fyne.Size{}, 0, false
+	}
+	maxW := min(minimapMaxW, view.Width*minimapMaxShareW) - 2*minimapPad
+	maxH := view.Height*minimapMaxShareH - 2*minimapPad
+	scale = min(maxW/float32(w), maxH/float32(h))
+	return fyne.NewSize(max(float32(w)*scale, minimapMinW)+2*minimapPad, float32(h)*scale+2*minimapPad), scale, true
+}
+
+// minimapReserve is how much of a view's breadth across the flow the
+// minimap of s takes (its width top to bottom, its height left to right),
+// margin included: the opening view keeps the graph's start clear of it.
+func minimapReserve(s *Scene, view fyne.Size) float32 {
+	size, _, ok := minimapSize(s, view)
+	switch {
+	case !ok:
+		return 0
+	case s.layout.Direction == LeftToRight:
+		return size.Height + minimapMargin
+	}
+	return size.Width + minimapMargin
 }
 
 // contains reports whether widget position p is on the minimap.

@@ -343,12 +343,12 @@ func (r *renderer) textObject() *canvas.Text {
 // advances are rounded to whole pixels, so the same text set small is
 // relatively wider (by 16% at zoom 0.55) and would run past its box.
 func fittedTextSize(text string, size float32, style fyne.TextStyle, room float32) float32 {
-	for range 3 { // shrinking by the overflow's ratio can round up again
+	for range 6 { // shrinking by the overflow's ratio can round up again
 		w := fyne.MeasureText(text, size, style).Width
 		if w <= room || w <= 0 {
-			break
+			return size
 		}
-		size *= room / w * 0.98
+		size *= room / w * 0.97
 	}
 	return size
 }

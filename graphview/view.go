@@ -110,7 +110,7 @@ func (g *GraphView) goHome(size fyne.Size) {
 // fits at openingZoom or closer; otherwise as wide as fits (as tall, left
 // to right) but never below openingZoom, starting at the inputs: the top
 // edge (left edge) at the margin and, across, the first node centred
-// unless the whole breadth fits.
+// unless the whole breadth fits, in the breadth the minimap leaves.
 func HomeView(s *Scene, size fyne.Size) (zoom float32, offset fyne.Position) {
 	w, h := s.Size()
 	aw, ah := size.Width-2*fitMargin, size.Height-2*fitMargin
@@ -121,13 +121,13 @@ func HomeView(s *Scene, size fyne.Size) (zoom float32, offset fyne.Position) {
 	if fit >= openingZoom {
 		return fit, fyne.NewPos((size.Width-float32(w)*fit)/2, (size.Height-float32(h)*fit)/2)
 	}
-	first := s.firstNode()
+	first, reserve := s.firstNode(), minimapReserve(s, size)
 	if s.layout.Direction == LeftToRight {
 		zoom = max(openingZoom, min(1, ah/float32(h)))
-		return zoom, fyne.NewPos(fitMargin, acrossOffset(float32(h), float32(first.Y), zoom, size.Height))
+		return zoom, fyne.NewPos(fitMargin, acrossOffset(float32(h), float32(first.Y), zoom, size.Height-reserve))
 	}
 	zoom = max(openingZoom, min(1, aw/float32(w)))
-	return zoom, fyne.NewPos(acrossOffset(float32(w), float32(first.X), zoom, size.Width), fitMargin)
+	return zoom, fyne.NewPos(acrossOffset(float32(w), float32(first.X), zoom, size.Width-reserve), fitMargin)
 }
 
 // openingZoom is the smallest zoom a graph opens at: every line of a box
