@@ -22,6 +22,7 @@ const (
 	minimapPad       = 4  // round the drawing inside the panel
 	minimapMinViewW  = 320
 	minimapMinViewH  = 240
+	minimapMinPort   = 8 // the outline of the part in view is at least this big
 )
 
 // minimap is the panel's geometry for the current frame and the drawing of
@@ -142,8 +143,10 @@ func (m *minimap) build(r *renderer) {
 	m.port.FillColor = color.NRGBA{R: r.pal.Accent.R, G: r.pal.Accent.G, B: r.pal.Accent.B, A: 0x30}
 	m.port.StrokeColor = r.pal.Accent
 	m.port.StrokeWidth = 1.5
-	m.port.Move(p0)
-	m.port.Resize(fyne.NewSize(max(p1.X-p0.X, 2), max(p1.Y-p0.Y, 2)))
+	// A view of a tiny part of a huge graph still gets a mark to find.
+	grow := fyne.NewDelta(max(minimapMinPort-(p1.X-p0.X), 0)/2, max(minimapMinPort-(p1.Y-p0.Y), 0)/2)
+	m.port.Move(p0.Subtract(grow))
+	m.port.Resize(fyne.NewSize(p1.X-p0.X+2*grow.DX, p1.Y-p0.Y+2*grow.DY))
 	r.objects = append(r.objects, m.frame, m.raster, m.port)
 }
 

@@ -145,8 +145,10 @@ func acrossOffset(extent, first, zoom, length float32) float32 {
 	return max(min(o, fitMargin), length-fitMargin-extent*zoom)
 }
 
-// firstNode is the centre of the node nearest the start of the flow (the
-// top, or the left edge left to right): where the inputs are.
+// firstNode is the centre of the graph input nearest the start of the
+// flow (the top, or the left edge left to right), or of the node nearest
+// it in a graph without input nodes. Not just the first node: operators
+// that read only constants start the flow too (swin_t has hundreds).
 func (s *Scene) firstNode() layout.Point {
 	lr := s.layout.Direction == LeftToRight
 	start := func(v int) float64 {
@@ -155,9 +157,13 @@ func (s *Scene) firstNode() layout.Point {
 		}
 		return s.layout.Boxes[v].Min.Y
 	}
+	isInput := func(v int) bool { return s.graph.Nodes[v].Category == CategoryInput }
 	best := -1
 	for v := range s.layout.Boxes {
-		if best < 0 || start(v) < start(best) {
+		switch {
+		case best < 0, isInput(v) && !isInput(best):
+			best = v
+		case isInput(v) == isInput(best) && start(v) < start(best):
 			best = v
 		}
 	}

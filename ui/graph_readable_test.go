@@ -36,6 +36,18 @@ func TestGoldenGraphONNXOpeningView(t *testing.T) {
 	test.AssertRendersToImage(t, "graph_onnx_mobilenet_v3_small_opening.png", win.Canvas())
 }
 
+// swin_t has hundreds of operators that read only constants, laid out in
+// the first rank beside the graph's input: it opens on the input all the
+// same.
+func TestGraphSwinOpensAtItsInput(t *testing.T) {
+	p, _ := graphPaneFor(t, "swin_t_topology_w24_opset16.onnx", torchvisionSample(t, "swin_t_topology_w24_opset16.onnx"), 1100, 900)
+	p.view.Home()
+	input := p.model.ViewNode(p.model.Graph().Inputs[0])
+	if at, _ := p.view.NodeCentre(input); !p.view.NodeInView(input) || at.Y > 150 || p.view.Zoom() < 0.8 {
+		t.Errorf("swin_t opens with its input at %v, zoom %g", at, p.view.Zoom())
+	}
+}
+
 // TestGraphTextNeverOverflows walks swin_t (long node names) screen by
 // screen at zooms where glyph rounding makes small text relatively wider,
 // and checks that every text drawn fits the room it was given: node lines
