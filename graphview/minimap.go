@@ -17,7 +17,7 @@ const (
 	minimapMaxW      = 200 // widget units, at most this share of the view:
 	minimapMaxShareW = 0.22
 	minimapMaxShareH = 0.6
-	minimapMinW      = 48 // narrower drawings are centred in this width
+	minimapMinSide   = 48 // narrower (flatter) drawings are centred in this width (height)
 	minimapMargin    = 10 // from the view's edges
 	minimapPad       = 4  // round the drawing inside the panel
 	minimapMinViewW  = 320
@@ -69,9 +69,9 @@ func (m *minimap) place(g *GraphView) {
 		return
 	}
 	m.size, m.scale = size, scale
-	dw := float32(w) * m.scale
+	dw, dh := float32(w)*m.scale, float32(h)*m.scale
 	m.panel = fyne.NewPos(view.Width-minimapMargin-m.size.Width, view.Height-minimapMargin-m.size.Height)
-	m.inner = m.panel.Add(fyne.NewPos((m.size.Width-dw)/2, minimapPad))
+	m.inner = m.panel.Add(fyne.NewPos((m.size.Width-dw)/2, (m.size.Height-dh)/2))
 	m.shown = true
 }
 
@@ -89,7 +89,7 @@ func minimapSize(s *Scene, view fyne.Size) (size fyne.Size, scale float32, ok bo
 	maxW := min(minimapMaxW, view.Width*minimapMaxShareW) - 2*minimapPad
 	maxH := view.Height*minimapMaxShareH - 2*minimapPad
 	scale = min(maxW/float32(w), maxH/float32(h))
-	return fyne.NewSize(max(float32(w)*scale, minimapMinW)+2*minimapPad, float32(h)*scale+2*minimapPad), scale, true
+	return fyne.NewSize(max(float32(w)*scale, minimapMinSide)+2*minimapPad, max(float32(h)*scale, minimapMinSide)+2*minimapPad), scale, true
 }
 
 // minimapReserve is how much of a view's breadth across the flow the
