@@ -20,7 +20,7 @@ const pickTolerance = 5
 
 // pick finds what lies under widget position p: a node, else an edge.
 func (g *GraphView) pick(p fyne.Position) (node, edge int) {
-	if g.scene == nil {
+	if g.scene == nil || g.onMinimap(p) {
 		return -1, -1
 	}
 	q := g.ToScene(p)
@@ -35,6 +35,10 @@ func (g *GraphView) pick(p fyne.Position) (node, edge int) {
 func (g *GraphView) Tapped(ev *fyne.PointEvent) {
 	if c := fyne.CurrentApp().Driver().CanvasForObject(g); c != nil {
 		c.Focus(g)
+	}
+	if g.onMinimap(ev.Position) {
+		g.showMinimapPoint(ev.Position)
+		return
 	}
 	node, edge := g.pick(ev.Position)
 	switch {
@@ -57,11 +61,20 @@ func (g *GraphView) Tapped(ev *fyne.PointEvent) {
 	}
 }
 
-// Dragged pans.
-func (g *GraphView) Dragged(ev *fyne.DragEvent) { g.Pan(ev.Dragged) }
+// Dragged pans; a drag that begins on the minimap moves the view to the
+// point under the pointer there instead.
+func (g *GraphView) Dragged(ev *fyne.DragEvent) {
+	start := ev.Position.Subtract(ev.Dragged)
+	if g.minimapDrag || g.onMinimap(start) {
+		g.minimapDrag = true
+		g.showMinimapPoint(ev.Position)
+		return
+	}
+	g.Pan(ev.Dragged)
+}
 
 // DragEnd implements fyne.Draggable.
-func (g *GraphView) DragEnd() {}
+func (g *GraphView) DragEnd() { g.minimapDrag = false }
 
 // Scrolled zooms around the pointer: one wheel notch (25 units on Linux
 // and Windows, 10 on macOS) is about ×1.2. Horizontal scrolling pans.

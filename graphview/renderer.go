@@ -42,6 +42,7 @@ type renderer struct {
 
 	raster   *canvas.Raster
 	overview overview
+	minimap  *minimap
 
 	vis       visible
 	edgeStamp []uint32
@@ -53,6 +54,8 @@ type renderer struct {
 func newRenderer(g *GraphView) *renderer {
 	r := &renderer{g: g, bg: canvas.NewRectangle(color.Transparent)}
 	r.raster = canvas.NewRaster(r.overview.generate)
+	r.minimap = newMinimap()
+	g.minimap = r.minimap
 	r.build()
 	return r
 }
@@ -100,10 +103,14 @@ func (r *renderer) build() {
 		r.raster.Move(fyne.Position{})
 		r.objects = append(r.objects, r.raster)
 		canvas.Refresh(r.raster)
+		r.minimap.build(r)
+		r.tooltip(s, false)
 		return
 	}
 	r.buildEdges(s, z)
 	r.buildNodes(s, z)
+	r.minimap.build(r)
+	r.tooltip(s, z*titleSize >= minTextPx && z*subtitleSize >= minTextPx)
 }
 
 func (r *renderer) pt(p layout.Point) fyne.Position { return r.g.ToWidget(p) }
@@ -311,13 +318,37 @@ func (r *renderer) poly() *canvas.Polygon {
 
 // text adds one line of text in its line box (scene units), scaled by z.
 func (r *renderer) text(l textLine, maxW float64, col color.NRGBA, z float64) {
+	o := r.textObject()
+	style := fyne.TextStyle{Bold: l.bold}
+	room := float32(maxW * z)
+	*o = canvas.Text{Text: l.text, Color: col, TextSize: fittedTextSize(l.text, float32(l.size*z), style, room), TextStyle: style}
+	o.Move(r.pt(layout.Point{X: l.x, Y: l.top}))
+	o.Resize(fyne.NewSize(room, float32(l.height*z)))
+}
+
+// textObject is a cleared text from the pool, added to the frame.
+func (r *renderer) textObject() *canvas.Text {
 	if r.nText == len(r.texts) {
 		r.texts = append(r.texts, &canvas.Text{})
 	}
 	o := r.texts[r.nText]
 	r.nText++
-	*o = canvas.Text{Text: l.text, Color: col, TextSize: float32(l.size * z), TextStyle: fyne.TextStyle{Bold: l.bold}}
-	o.Move(r.pt(layout.Point{X: l.x, Y: l.top}))
-	o.Resize(fyne.NewSize(float32(maxW*z), float32(l.height*z)))
+	*o = canvas.Text{}
 	r.objects = append(r.objects, o)
+	return o
+}
+
+// fittedTextSize is size, or less when text set at size would be wider
+// than room. Boxes are sized by text measured at zoom 1, but glyph
+// advances are rounded to whole pixels, so the same text set small is
+// relatively wider (by 16% at zoom 0.55) and would run past its box.
+func fittedTextSize(text string, size float32, style fyne.TextStyle, room float32) float32 {
+	for range 6 { // shrinking by the overflow's ratio can round up again
+		w := fyne.MeasureText(text, size, style).Width
+		if w <= room || w <= 0 {
+			return size
+		}
+		size *= room / w * 0.97
+	}
+	return size
 }

@@ -102,18 +102,75 @@ func (g *GraphView) goHome(size fyne.Size) {
 		g.zoom, g.offset = 1, fyne.Position{}
 		return
 	}
-	if g.fitZoom(size) >= readable {
-		g.fit(size)
-		return
+	g.zoom, g.offset = HomeView(g.scene, size)
+}
+
+// HomeView is the zoom and offset (where the scene's origin appears) of
+// the view a scene opens at in a view of size: all of it, centred, when it
+// fits at openingZoom or closer; otherwise as wide as fits (as tall, left
+// to right) but never below openingZoom, starting at the inputs: the top
+// edge (left edge) at the margin and, across, the first node centred
+// unless the whole breadth fits, in the breadth the minimap leaves.
+func HomeView(s *Scene, size fyne.Size) (zoom float32, offset fyne.Position) {
+	w, h := s.Size()
+	aw, ah := size.Width-2*fitMargin, size.Height-2*fitMargin
+	if w <= 0 || h <= 0 || aw <= 0 || ah <= 0 {
+		return 1, fyne.Position{}
 	}
-	w, h := g.scene.Size()
-	if g.scene.layout.Direction == LeftToRight {
-		g.zoom = max(readable, min(1, (size.Height-2*fitMargin)/float32(h)))
-		g.offset = fyne.NewPos(fitMargin, (size.Height-float32(h)*g.zoom)/2)
-		return
+	fit := min(1, aw/float32(w), ah/float32(h))
+	if fit >= openingZoom {
+		return fit, fyne.NewPos((size.Width-float32(w)*fit)/2, (size.Height-float32(h)*fit)/2)
 	}
-	g.zoom = max(readable, min(1, (size.Width-2*fitMargin)/float32(w)))
-	g.offset = fyne.NewPos((size.Width-float32(w)*g.zoom)/2, fitMargin)
+	first, reserve := s.firstNode(), minimapReserve(s, size)
+	if s.layout.Direction == LeftToRight {
+		zoom = max(openingZoom, min(1, ah/float32(h)))
+		return zoom, fyne.NewPos(fitMargin, acrossOffset(float32(h), float32(first.Y), zoom, size.Height-reserve))
+	}
+	zoom = max(openingZoom, min(1, aw/float32(w)))
+	return zoom, fyne.NewPos(acrossOffset(float32(w), float32(first.X), zoom, size.Width-reserve), fitMargin)
+}
+
+// openingZoom is the smallest zoom a graph opens at: every line of a box
+// stays readable (detail text about 8 units tall).
+const openingZoom = 0.8
+
+// acrossOffset places a graph extent long across the flow in a view
+// length long at zoom: centred when it fits, else with first (the first
+// node's centre) in the middle, the graph's edges kept from leaving a gap.
+func acrossOffset(extent, first, zoom, length float32) float32 {
+	if extent*zoom <= length-2*fitMargin {
+		return (length - extent*zoom) / 2
+	}
+	o := length/2 - first*zoom
+	return max(min(o, fitMargin), length-fitMargin-extent*zoom)
+}
+
+// firstNode is the centre of the graph input nearest the start of the
+// flow (the top, or the left edge left to right), or of the node nearest
+// it in a graph without input nodes. Not just the first node: operators
+// that read only constants start the flow too (swin_t has hundreds).
+func (s *Scene) firstNode() layout.Point {
+	lr := s.layout.Direction == LeftToRight
+	start := func(v int) float64 {
+		if lr {
+			return s.layout.Boxes[v].Min.X
+		}
+		return s.layout.Boxes[v].Min.Y
+	}
+	isInput := func(v int) bool { return s.graph.Nodes[v].Category == CategoryInput }
+	best := -1
+	for v := range s.layout.Boxes {
+		switch {
+		case best < 0, isInput(v) && !isInput(best):
+			best = v
+		case isInput(v) == isInput(best) && start(v) < start(best):
+			best = v
+		}
+	}
+	if best < 0 {
+		return layout.Point{}
+	}
+	return s.layout.Nodes[best]
 }
 
 // ActualSize sets zoom 1:1, keeping the centre of the view in place.
@@ -169,4 +226,26 @@ func (g *GraphView) viewChanged() {
 	if g.OnViewChanged != nil {
 		g.OnViewChanged()
 	}
+}
+
+// NodeCentre is where node v's centre appears in the widget; ok is false
+// when there is no such node.
+func (g *GraphView) NodeCentre(v int) (p fyne.Position, ok bool) {
+	if g.scene == nil || v < 0 || v >= len(g.scene.layout.Nodes) {
+		return fyne.Position{}, false
+	}
+	return g.ToWidget(g.scene.layout.Nodes[v]), true
+}
+
+// PlaceNode shows node v's centre at widget position p at zoom, so that a
+// node keeps its place on the screen when the graph is laid out anew.
+func (g *GraphView) PlaceNode(v int, zoom float32, p fyne.Position) {
+	if g.scene == nil || v < 0 || v >= len(g.scene.layout.Nodes) {
+		return
+	}
+	g.zoom = g.clampZoom(zoom)
+	c := g.scene.layout.Nodes[v]
+	g.offset = fyne.NewPos(p.X-float32(c.X)*g.zoom, p.Y-float32(c.Y)*g.zoom)
+	g.home = false
+	g.viewChanged()
 }

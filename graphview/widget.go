@@ -48,6 +48,12 @@ type GraphView struct {
 	lineage                int // node whose lineage is highlighted, -1 none
 	lineNodes, lineEdges   []bool
 
+	// minimap is the renderer's overview panel (nil until rendered);
+	// minimapDrag: the current drag began on it, so it moves the view
+	// there instead of panning.
+	minimap     *minimap
+	minimapDrag bool
+
 	// Load calls so far; only the latest one's scene is shown. Atomic
 	// because Fyne's test driver runs fyne.Do functions on the calling
 	// goroutine rather than the UI one.

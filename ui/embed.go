@@ -79,7 +79,8 @@ func ShowGraphSettings(v *graphview.GraphView, m *viewmodel.GraphModel, s viewmo
 	}
 	vp := s.Viewport
 	if vp.Fitted() {
-		return // a new scene starts at the fitted home view
+		v.Home() // the opening view, as a new scene starts
+		return
 	}
 	size := v.Size()
 	v.SetView(vp.Zoom, fyne.NewPos(size.Width/2-float32(vp.CenterX)*vp.Zoom, size.Height/2-float32(vp.CenterY)*vp.Zoom))

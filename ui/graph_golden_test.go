@@ -89,7 +89,22 @@ func TestGraphNodeSelection(t *testing.T) {
 	if p.view.Selected() != conv[0] {
 		t.Errorf("selected %d", p.view.Selected())
 	}
+	// The attributes fold after the first few, below the inputs and outputs.
 	text := labelsIn(p.props)
+	if strings.Contains(text, "\noutput_channel\n") || strings.Index(text, "\nInputs\n") > strings.Index(text, "\nAttributes\n") {
+		t.Errorf("attributes not folded, or before the inputs:\n%s", text)
+	}
+	var more *widget.Button
+	walkObjects(p.props, func(o fyne.CanvasObject) {
+		if b, ok := o.(*widget.Button); ok && strings.HasPrefix(b.Text, "… ") && strings.HasSuffix(b.Text, " more") {
+			more = b
+		}
+	})
+	if more == nil {
+		t.Fatalf("no \"… N more\" button under the attributes:\n%s", text)
+	}
+	test.Tap(more)
+	text = labelsIn(p.props)
 	for _, want := range []string{"Op", "Convolution", "Conv_0", "kernel_h", "output_channel", "8",
 		"images  float32 [1, 1, 28, 28] ← images", "conv1.0.weight  float32 [8, 1, 3, 3] (folded weight)"} {
 		if !strings.Contains(text, "\n"+want+"\n") {

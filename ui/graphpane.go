@@ -46,8 +46,12 @@ type graphPane struct {
 	navRow *fyne.Container
 	shown  int // document node id whose properties are shown, -1 for none
 	// centreSelected centres the selected node once the next layout is
-	// shown (after leaving a subgraph, after showing constants).
+	// shown (after leaving a subgraph).
 	centreSelected bool
+	// anchor keeps the selected node where it was on the screen, at the
+	// same zoom, once the next layout is shown (after showing or folding
+	// constants, which moves every node in the layout).
+	anchor *nodeAnchor
 	// lineageOf is the document node whose lineage is highlighted, kept
 	// across layouts (another direction, constants shown), -1 for none.
 	lineageOf int
@@ -93,7 +97,8 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 		if !p.syncing {
 			p.settings.ShowConstants = on
 			p.lineageOf = p.lineageNode()
-			p.centreSelected = p.settings.Selected >= 0 // keep the selected node in view
+			p.anchor = p.selectedAnchor()
+			p.centreSelected = p.anchor == nil && p.settings.Selected >= 0 // out of view: centre it
 			p.rebuild()
 		}
 	})
@@ -140,6 +145,25 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 		p.find.SetText(from.find.Text)
 	}
 	return p
+}
+
+// nodeAnchor is where a document node's centre was on the screen, and at
+// what zoom.
+type nodeAnchor struct {
+	node int
+	at   fyne.Position
+	zoom float32
+}
+
+// selectedAnchor is where the selected node is on the screen now, or nil
+// when none is selected or it is out of view.
+func (p *graphPane) selectedAnchor() *nodeAnchor {
+	v := p.view.Selected()
+	at, ok := p.view.NodeCentre(v)
+	if !ok || !p.view.NodeInView(v) {
+		return nil
+	}
+	return &nodeAnchor{node: p.model.DocNode(v), at: at, zoom: p.view.Zoom()}
 }
 
 // lineageNode is the document node whose lineage is highlighted, or -1.
@@ -227,12 +251,15 @@ func (p *graphPane) load() {
 			p.view.HighlightLineage(lin)
 		}
 		if v := p.view.Selected(); v >= 0 {
-			if p.centreSelected {
+			switch {
+			case p.anchor != nil && p.anchor.node == p.settings.Selected:
+				p.view.PlaceNode(v, p.anchor.zoom, p.anchor.at)
+			case p.centreSelected:
 				p.view.CenterOn(v)
 			}
 			p.showNode(v)
 		}
-		p.centreSelected = false
+		p.centreSelected, p.anchor = false, nil
 		folded := p.model.NodeCount() - len(g.Nodes)
 		text := fmt.Sprintf("%d nodes, %d edges", len(g.Nodes), len(g.Edges))
 		if folded > 0 {
@@ -279,8 +306,8 @@ func (p *graphPane) updateLineageButton() {
 	}
 }
 
-// setProps fills the side panel: each row a label and a value; values that
-// name another node jump to it, tensors with data open in the inspector.
+// setProps fills the side panel: each section a title and its rows, a
+// folded section's rest behind a "… N more" button.
 func (p *graphPane) setProps(sections []viewmodel.PropSection) {
 	p.props.RemoveAll()
 	if sections == nil {
@@ -289,33 +316,56 @@ func (p *graphPane) setProps(sections []viewmodel.PropSection) {
 	for _, s := range sections {
 		p.props.Add(widget.NewLabelWithStyle(s.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 		form := container.New(layout.NewFormLayout())
-		for _, r := range s.Rows {
-			r := r
-			label := widget.NewLabel(r.Label)
-			label.TextStyle.Monospace = strings.HasPrefix(r.Label, "#")
-			value := widget.NewLabel(r.Value)
-			value.Wrapping = fyne.TextWrapBreak
-			var cell fyne.CanvasObject = value
-			var buttons []fyne.CanvasObject
-			if r.Node >= 0 {
-				buttons = append(buttons, widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { p.goTo(r.Node) }))
-			}
-			if r.Tensor >= 0 {
-				buttons = append(buttons, widget.NewButton("Inspect", func() { p.dt.inspectTensor(r.Tensor) }))
-			}
-			if r.Subgraph >= 0 {
-				id := p.shown
-				buttons = append(buttons, widget.NewButtonWithIcon("Open", theme.NavigateNextIcon(), func() { p.enter(id, r.Subgraph) }))
-			}
-			if len(buttons) > 0 {
-				cell = container.NewBorder(nil, nil, nil, container.NewHBox(buttons...), value)
-			}
-			form.Add(label)
-			form.Add(cell)
+		shown := s.Rows
+		if s.Folded > 0 && s.Folded < len(s.Rows) {
+			shown = s.Rows[:s.Folded]
+		}
+		for _, r := range shown {
+			p.addPropRow(form, r)
 		}
 		p.props.Add(form)
+		if rest := s.Rows[len(shown):]; len(rest) > 0 {
+			var more *widget.Button
+			more = widget.NewButton(fmt.Sprintf("… %d more", len(rest)), func() {
+				for _, r := range rest {
+					p.addPropRow(form, r)
+				}
+				p.props.Remove(more)
+				p.props.Refresh()
+			})
+			more.Alignment = widget.ButtonAlignLeading
+			more.Importance = widget.LowImportance
+			p.props.Add(more)
+		}
 	}
 	p.props.Refresh()
+}
+
+// addPropRow adds a label and its value to form; a value naming another
+// node jumps to it, a tensor with data opens in the inspector, a subgraph
+// opens.
+func (p *graphPane) addPropRow(form *fyne.Container, r viewmodel.PropRow) {
+	label := widget.NewLabel(r.Label)
+	label.TextStyle.Monospace = strings.HasPrefix(r.Label, "#")
+	value := widget.NewLabel(r.Value)
+	value.Wrapping = fyne.TextWrapBreak
+	var cell fyne.CanvasObject = value
+	var buttons []fyne.CanvasObject
+	if r.Node >= 0 {
+		buttons = append(buttons, widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { p.goTo(r.Node) }))
+	}
+	if r.Tensor >= 0 {
+		buttons = append(buttons, widget.NewButton("Inspect", func() { p.dt.inspectTensor(r.Tensor) }))
+	}
+	if r.Subgraph >= 0 {
+		id := p.shown
+		buttons = append(buttons, widget.NewButtonWithIcon("Open", theme.NavigateNextIcon(), func() { p.enter(id, r.Subgraph) }))
+	}
+	if len(buttons) > 0 {
+		cell = container.NewBorder(nil, nil, nil, container.NewHBox(buttons...), value)
+	}
+	form.Add(label)
+	form.Add(cell)
 }
 
 // goTo selects and centres view node v.

@@ -211,7 +211,7 @@ func (m *GraphModel) details(id int) []string {
 	}
 	hasW := false
 	for _, v := range m.folded[id] {
-		if shape, dt := m.valueShape(v); dt.IsFloat() && m.isWeight(v) && len(shape) >= 2 {
+		if shape, dt := m.valueShape(v); dt.IsFloat() && m.isWeight(v) && !vectorLike(shape) {
 			hasW = true
 		}
 	}
@@ -219,6 +219,18 @@ func (m *GraphModel) details(id int) []string {
 		out = append(out, m.weightLine(v, hasW))
 	}
 	return out
+}
+
+// vectorLike reports whether a shape has at most one dim above 1: a
+// vector, however many dims of 1 pad it (Tengine stores biases 1×1×1×N).
+func vectorLike(shape []int) bool {
+	long := 0
+	for _, d := range shape {
+		if d > 1 {
+			long++
+		}
+	}
+	return long <= 1
 }
 
 // weightLine spells a folded input: "W 8×1×3×3" for a float weight matrix
@@ -234,9 +246,9 @@ func (m *GraphModel) weightLine(v int, hasW bool) string {
 	shape, dt := m.valueShape(v)
 	if dt.IsFloat() && m.isWeight(v) {
 		switch {
-		case len(shape) >= 2:
+		case len(shape) >= 2 && !vectorLike(shape):
 			name = "W"
-		case len(shape) == 1 && hasW:
+		case len(shape) >= 1 && hasW:
 			name = "b"
 		}
 	}

@@ -11,7 +11,17 @@ import (
 type PropSection struct {
 	Title string
 	Rows  []PropRow
+	// Folded is how many rows show until the user asks for the rest
+	// ("… N more"); 0 shows them all.
+	Folded int
 }
+
+// Long attribute lists fold to their first foldedAttrRows rows, so that
+// the inputs and outputs below stay within reach.
+const (
+	foldAttrsOver  = 8
+	foldedAttrRows = 5
+)
 
 // PropRow is a label and a value; a row naming a tensor with data can open
 // it in the inspector (Tensor ≥ 0), a row naming another node can jump to
@@ -28,8 +38,10 @@ func row(label, value string) PropRow {
 	return PropRow{Label: label, Value: value, Tensor: -1, Node: -1, Subgraph: -1}
 }
 
-// NodeProperties describes view node v: op, name, every decoded attribute,
-// and its inputs and outputs with dtype and shape.
+// NodeProperties describes view node v: op and name, its inputs and
+// outputs with dtype and shape (first, so that they are in reach), what
+// the codec says it means, and every decoded attribute (a long list
+// folded).
 func (m *GraphModel) NodeProperties(v int) []PropSection {
 	id := m.DocNode(v)
 	if id < 0 {
@@ -40,6 +52,20 @@ func (m *GraphModel) NodeProperties(v int) []PropSection {
 	out := []PropSection{{Title: "Node", Rows: []PropRow{
 		row("Op", n.Op), row("Name", n.Name), row("Index", fmt.Sprint(n.ID)), row("Kind", kind),
 	}}}
+	if len(n.Inputs) > 0 {
+		s := PropSection{Title: "Inputs"}
+		for i, vi := range n.Inputs {
+			s.Rows = append(s.Rows, m.valueRow(fmt.Sprintf("#%d", i), vi, true))
+		}
+		out = append(out, s)
+	}
+	if len(n.Outputs) > 0 {
+		s := PropSection{Title: "Outputs"}
+		for i, vi := range n.Outputs {
+			s.Rows = append(s.Rows, m.valueRow(fmt.Sprintf("#%d", i), vi, false))
+		}
+		out = append(out, s)
+	}
 	if s := meaningSection(&n.Meaning); len(s.Rows) > 0 {
 		out = append(out, s)
 	}
@@ -47,6 +73,9 @@ func (m *GraphModel) NodeProperties(v int) []PropSection {
 		s := PropSection{Title: "Attributes"}
 		for _, a := range n.Attrs {
 			s.Rows = append(s.Rows, row(a.Name, FormatValue(a.Value)))
+		}
+		if len(s.Rows) > foldAttrsOver {
+			s.Folded = foldedAttrRows
 		}
 		out = append(out, s)
 	}
@@ -64,19 +93,8 @@ func (m *GraphModel) NodeProperties(v int) []PropSection {
 		for _, a := range n.Reserved {
 			s.Rows = append(s.Rows, row(a.Name, FormatValue(a.Value)))
 		}
-		out = append(out, s)
-	}
-	if len(n.Inputs) > 0 {
-		s := PropSection{Title: "Inputs"}
-		for i, vi := range n.Inputs {
-			s.Rows = append(s.Rows, m.valueRow(fmt.Sprintf("#%d", i), vi, true))
-		}
-		out = append(out, s)
-	}
-	if len(n.Outputs) > 0 {
-		s := PropSection{Title: "Outputs"}
-		for i, vi := range n.Outputs {
-			s.Rows = append(s.Rows, m.valueRow(fmt.Sprintf("#%d", i), vi, false))
+		if len(s.Rows) > foldAttrsOver {
+			s.Folded = foldedAttrRows
 		}
 		out = append(out, s)
 	}
@@ -134,10 +152,20 @@ func (m *GraphModel) valueText(vi int) string {
 	if dt.Valid() {
 		s += "  " + dt.String()
 	}
-	if shape != nil {
-		s += " " + FormatDims(shape)
+	return s + " " + shapeText(shape, val.DimNames)
+}
+
+// shapeText spells a value's shape for the panel: "[1, 64, 56, 56]", a
+// symbolic dim by its name, a dim of unknown size and an unknown shape as
+// "?", a scalar as "scalar" (not "[]", which reads as unknown).
+func shapeText(shape []int, names []string) string {
+	switch {
+	case shape == nil:
+		return "?"
+	case len(shape) == 0:
+		return "scalar"
 	}
-	return s
+	return "[" + strings.ReplaceAll(joinNamedDims(shape, names), "×", ", ") + "]"
 }
 
 func (m *GraphModel) nodeName(id int) string {

@@ -21,13 +21,15 @@ type GraphSettings struct {
 }
 
 // Viewport is the graph view's zoom and position. The zero value is the
-// home view: the whole graph fitted.
+// opening view (graphview.HomeView): a graph that fits at a readable zoom
+// is shown whole; a bigger one as wide as fits, at a readable zoom at
+// least, starting at its inputs.
 type Viewport struct {
-	Zoom             float32 // widget units per scene unit; 0 fits the whole graph
+	Zoom             float32 // widget units per scene unit; 0 for the opening view
 	CenterX, CenterY float64 // the scene point at the view's centre (Zoom > 0)
 }
 
-// Fitted reports whether the viewport is the fitted home view.
+// Fitted reports whether the viewport is the opening view.
 func (v Viewport) Fitted() bool { return v.Zoom == 0 }
 
 // MaxGraphZoom is the closest zoom a viewport may ask for.
@@ -81,7 +83,7 @@ func (s *GraphSettings) SelectNamed(doc *formats.Document, name string) error {
 }
 
 // SetViewport shows the scene point (x, y) at the view's centre at zoom;
-// zoom 0 fits the whole graph.
+// zoom 0 is the opening view.
 func (s *GraphSettings) SetViewport(zoom float32, x, y float64) error {
 	if zoom == 0 {
 		s.Viewport = Viewport{}

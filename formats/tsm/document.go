@@ -182,6 +182,7 @@ func (b *docBuilder) graph() {
 			b.warn(m.InputsOffset+4+4*int64(k), "module input %d is node %d, a %q node rather than %s", k, i, g.Nodes[i].Op, OpParam)
 		}
 	}
+	b.weightChannels(g)
 	b.doc.Graph = g
 }
 

@@ -98,3 +98,46 @@ func spatial(v any, nhwc bool) []int {
 	}
 	return []int{int(list[0]), int(list[1])}
 }
+
+// convolutionWeights are the operators whose channels are read from their
+// weight, a constant input, as TenniS keeps no attribute for them; true
+// for depthwise ones, whose weight is [multiplier, channels, kh, kw]
+// rather than [out, in, kh, kw]. (Transposed convolutions are left out.)
+var convolutionWeights = map[string]bool{"conv2d": false, "conv2d_v2": false, "conv2d_winograd": false,
+	"conv2d_winograd_v2": false, "depthwise_conv2d": true, "depthwise_conv2d_v2": true}
+
+// weightChannels fills in the channels (and a kernel no "ksize" gave) of
+// each convolution from the shape of its constant 4-D weight, the last
+// input that is one.
+func (b *docBuilder) weightChannels(g *formats.Graph) {
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		depthwise, ok := convolutionWeights[strings.TrimLeft(n.Op, "_")]
+		if !ok {
+			continue
+		}
+		for k := len(n.Inputs) - 1; k >= 0; k-- {
+			if shape := b.constShape(g, n.Inputs[k]); len(shape) == 4 {
+				n.Meaning.OutChannels, n.Meaning.InChannels = shape[0], shape[1]
+				if depthwise {
+					n.Meaning.OutChannels, n.Meaning.Groups = shape[0]*shape[1], shape[1]
+				}
+				if len(n.Meaning.Kernel) == 0 {
+					n.Meaning.Kernel = []int{shape[2], shape[3]}
+				}
+				break
+			}
+		}
+	}
+}
+
+// constShape is the shape of value v when a constant node holds it.
+func (b *docBuilder) constShape(g *formats.Graph, v int) []int {
+	if v < 0 || v >= len(g.Values) || g.Nodes[v].Kind != formats.KindConst {
+		return nil
+	}
+	if t := g.Values[v].Tensor; t >= 0 && t < len(b.doc.Tensors) {
+		return b.doc.Tensors[t].Shape
+	}
+	return nil
+}

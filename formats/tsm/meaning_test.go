@@ -14,8 +14,9 @@ func TestMeaningOfExampleNet(t *testing.T) {
 		byName[n.Name] = n.Meaning
 	}
 	for name, want := range map[string]formats.Meaning{
-		"input":         {Category: formats.CategoryInput},
-		"conv1":         {Category: formats.CategoryConvolution, Stride: []int{1, 1}, Dilation: []int{1, 1}},
+		"input": {Category: formats.CategoryInput},
+		"conv1": {Category: formats.CategoryConvolution, Kernel: []int{3, 3}, Stride: []int{1, 1}, Dilation: []int{1, 1},
+			InChannels: 3, OutChannels: 4}, // from the weight, 4×3×3×3
 		"conv1_bias":    {Category: formats.CategoryTensor},
 		"relu1":         {Category: formats.CategoryActivation},
 		"pool1":         {Category: formats.CategoryPooling, Kernel: []int{2, 2}, Stride: []int{2, 2}},

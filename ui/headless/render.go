@@ -234,7 +234,6 @@ func (h *headless) renderGraph(doc *formats.Document, settings viewmodel.GraphSe
 	if err := resize(h.win, size); err != nil {
 		return nil, err
 	}
-	v.Fit()
 	ui.ShowGraphSettings(v, m, settings)
 	return h.win.Canvas().Capture(), nil
 }
