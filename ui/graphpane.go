@@ -348,7 +348,7 @@ func (p *graphPane) addPropRow(form *fyne.Container, r viewmodel.PropRow) {
 	label := widget.NewLabel(r.Label)
 	label.TextStyle.Monospace = strings.HasPrefix(r.Label, "#")
 	value := widget.NewLabel(r.Value)
-	value.Wrapping = fyne.TextWrapBreak
+	value.Wrapping = fyne.TextWrapWord // breaks inside a word only when the word is longer than the line
 	var cell fyne.CanvasObject = value
 	var buttons []fyne.CanvasObject
 	if r.Node >= 0 {
