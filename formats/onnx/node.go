@@ -295,11 +295,7 @@ func tensorText(e *formats.TensorEntry) string {
 }
 
 func shapeOf(e *formats.TensorEntry) string {
-	dt := "string"
-	if e.DType.Valid() {
-		dt = e.DType.String()
-	}
-	return fmt.Sprintf("%s%v", dt, e.Shape)
+	return fmt.Sprintf("%s%v", e.TypeString(), e.Shape)
 }
 
 // graphAttr decodes an attribute's graphs as the node's subgraphs, unless
