@@ -60,15 +60,21 @@ func Sniff(data []byte) bool {
 
 // builder holds what decoding one file needs across graphs.
 type builder struct {
-	doc        *formats.Document
-	src        *formats.Source
-	names      map[string]string // interned op types and value names
-	byName     map[string]int    // tensor name → document tensor (first of a name)
-	shards     map[string]*formats.Shard
-	shardErr   map[string]error
-	attrCache  map[int64][]formats.Attr // shared tensor attributes, see typeAttrs
-	warnings   int
-	suppressed int
+	doc       *formats.Document
+	src       *formats.Source
+	names     map[string]string // interned op types and value names
+	byName    map[string]int    // tensor name → document tensor (first of a name)
+	shards    map[string]*formats.Shard
+	shardErr  map[string]error
+	attrCache map[int64][]formats.Attr // shared tensor attributes, see typeAttrs
+	// Decoding nodes: attributes shared by their encoding (see plain),
+	// scratch lists for a node's names, and the arenas they end in.
+	sharedAttrs             map[string]formats.Attr
+	scratchIns, scratchOuts []string
+	nameArena               arena[string]
+	attrArena               arena[formats.Attr]
+	warnings                int
+	suppressed              int
 }
 
 // maxWarnings keeps a hostile file from listing millions of warnings.
@@ -85,13 +91,14 @@ func (b *builder) warn(offset int64, format string, args ...any) {
 
 func decode(src *formats.Source) (*formats.Document, error) {
 	b := &builder{
-		doc:       src.NewDocument(Format, ""),
-		src:       src,
-		names:     map[string]string{},
-		byName:    map[string]int{},
-		shards:    map[string]*formats.Shard{},
-		shardErr:  map[string]error{},
-		attrCache: map[int64][]formats.Attr{},
+		doc:         src.NewDocument(Format, ""),
+		src:         src,
+		names:       map[string]string{},
+		byName:      map[string]int{},
+		shards:      map[string]*formats.Shard{},
+		shardErr:    map[string]error{},
+		attrCache:   map[int64][]formats.Attr{},
+		sharedAttrs: map[string]formats.Attr{},
 	}
 	// On failure nothing needs closing: shards are mapped on first Load,
 	// and opening loads nothing from them (see readSmall).
