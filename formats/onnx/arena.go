@@ -1,5 +1,7 @@
 package onnx
 
+import "unsafe"
+
 // arena hands out small slices carved from shared chunks: a model of
 // 100,000 nodes needs a few hundred allocations for their input, output
 // and attribute lists instead of one or more per node. A slice's capacity
@@ -29,4 +31,51 @@ func (a *arena[T]) copy(src []T) []T {
 		return nil
 	}
 	return append(a.take(len(src)), src...)
+}
+
+// decodeMemory is where one decode keeps the small things it reads: the
+// text of names and the dims of tensors, in chunks rather than one
+// allocation each.
+type decodeMemory struct {
+	text textArena
+	dims arena[int]
+}
+
+// str returns b as a string kept in the arena, or a plain copy when m is nil.
+func (m *decodeMemory) str(b []byte) string {
+	if m == nil {
+		return string(b)
+	}
+	return m.text.str(b)
+}
+
+// textArena copies strings into shared chunks of bytes. A chunk is never
+// written again where a string lies, so the strings stay immutable; it is
+// freed when none of its strings is referenced.
+type textArena struct{ chunk []byte }
+
+// textChunk is the bytes per chunk; longer strings get their own copy.
+const textChunk = 64 << 10
+
+func (a *textArena) str(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > textChunk/16 {
+		return string(b)
+	}
+	if cap(a.chunk)-len(a.chunk) < len(b) {
+		a.chunk = make([]byte, 0, textChunk)
+	}
+	at := len(a.chunk)
+	a.chunk = append(a.chunk, b...)
+	return unsafe.String(&a.chunk[at], len(b))
+}
+
+// takeDims returns an empty slice with room for n dims.
+func (m *decodeMemory) takeDims(n int) []int {
+	if m == nil {
+		return make([]int, 0, n)
+	}
+	return m.dims.take(n)
 }

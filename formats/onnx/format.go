@@ -72,6 +72,7 @@ type builder struct {
 	sharedAttrs             map[string]formats.Attr
 	scratchIns, scratchOuts []string
 	nameArena               arena[string]
+	mem                     *decodeMemory
 	attrArena               arena[formats.Attr]
 	warnings                int
 	suppressed              int
@@ -99,10 +100,11 @@ func decode(src *formats.Source) (*formats.Document, error) {
 		shardErr:    map[string]error{},
 		attrCache:   map[int64][]formats.Attr{},
 		sharedAttrs: map[string]formats.Attr{},
+		mem:         &decodeMemory{},
 	}
 	// On failure nothing needs closing: shards are mapped on first Load,
 	// and opening loads nothing from them (see readSmall).
-	if err := b.model(msg{data: src.Data, start: 0, end: int64(len(src.Data))}); err != nil {
+	if err := b.model(msg{data: src.Data, start: 0, end: int64(len(src.Data)), mem: b.mem}); err != nil {
 		return nil, err
 	}
 	if b.suppressed > 0 {

@@ -88,7 +88,7 @@ func (b *builder) intern(raw []byte) string {
 	if s, ok := b.names[string(raw)]; ok {
 		return s
 	}
-	s := string(raw)
+	s := b.mem.str(raw)
 	b.names[s] = s
 	return s
 }

@@ -60,6 +60,9 @@ func parseTensorProto(m msg) (*tensorProto, error) {
 	err := m.each("TensorProto", func(f field) error {
 		switch f.num {
 		case fieldDims:
+			if tp.dims == nil && f.typ == protowire.BytesType {
+				tp.dims = m.mem.takeDims(m.countPacked(f, protowire.VarintType))
+			}
 			return m.packedOrSingle(f, "TensorProto.dims", protowire.VarintType, func(v uint64) {
 				tp.dims = append(tp.dims, dimInt(v))
 			})
