@@ -27,14 +27,24 @@ func (b *builder) parseGraph(m msg, depth int) (*formats.Graph, *graphProto, err
 	gp := &graphProto{inits: map[string]int{}}
 	// Initializers first: writers put nodes before them, and the subgraphs
 	// in those nodes name the enclosing graph's initializers.
+	nodes := 0
 	err := m.each("GraphProto", func(f field) error {
-		if f.typ != protowire.BytesType || (f.num != 5 && f.num != 15) {
+		if f.typ != protowire.BytesType {
 			return nil
 		}
-		return b.initializer(m, f, gp)
+		switch f.num {
+		case 1:
+			nodes++
+		case 5, 15:
+			return b.initializer(m, f, gp)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, nil, err
+	}
+	if depth == 0 {
+		b.sizeNames(nodes)
 	}
 	err = m.each("GraphProto", func(f field) error {
 		if f.typ != protowire.BytesType {
@@ -173,13 +183,19 @@ func (gb *graphBuilder) value(name string) int {
 
 func (gb *graphBuilder) nodes() {
 	g := gb.g
+	var ids arena[int] // every node's inputs and outputs in one allocation
+	total := 0
+	for _, n := range gb.gp.nodes {
+		total += len(n.inputs) + len(n.outputs)
+	}
+	ids.chunk = make([]int, 0, total)
 	for i, n := range gb.gp.nodes {
 		node := &g.Nodes[i]
 		*node = formats.Node{ID: i, Name: n.name, Op: n.op, Attrs: n.attrs, Subgraphs: n.subgraphs}
 		if n.op == "Constant" && (n.domain == "" || n.domain == "ai.onnx") {
 			node.Kind = formats.KindConst
 		}
-		node.Outputs = make([]int, 0, len(n.outputs))
+		node.Outputs = ids.take(len(n.outputs))
 		for _, name := range n.outputs {
 			if name == "" {
 				continue
@@ -201,7 +217,7 @@ func (gb *graphBuilder) nodes() {
 		}
 	}
 	for i, n := range gb.gp.nodes {
-		ins := make([]int, 0, len(n.inputs))
+		ins := ids.take(len(n.inputs))
 		for _, name := range n.inputs {
 			if name != "" {
 				ins = append(ins, gb.value(name))

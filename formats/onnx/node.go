@@ -82,6 +82,16 @@ func (b *builder) parseNode(m msg, depth int) (*nodeProto, error) {
 	return n, nil
 }
 
+// sizeNames makes room for the names of a main graph of this many nodes
+// (each names its output, most an initializer too) before they are
+// interned: growing a map of 200,000 names step by step rehashes it a
+// dozen times.
+func (b *builder) sizeNames(nodes int) {
+	if len(b.names) == 0 && nodes > 0 {
+		b.names = make(map[string]string, 2*nodes)
+	}
+}
+
 // intern returns one string per distinct name: thousands of nodes share a
 // few op types, and every value name appears at least twice.
 func (b *builder) intern(raw []byte) string {
