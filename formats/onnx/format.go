@@ -60,22 +60,28 @@ func Sniff(data []byte) bool {
 
 // builder holds what decoding one file needs across graphs.
 type builder struct {
-	doc       *formats.Document
-	src       *formats.Source
-	names     map[string]string // interned op types and value names
-	byName    map[string]int    // tensor name → document tensor (first of a name)
+	doc *formats.Document
+	src *formats.Source
+	// The name table (names.go).
+	names     map[string]nameID
+	nameText  []string
+	tensorOf  []int32   // per name: its first document tensor
+	initOf    []initRef // per name: the initializer in scope
+	valueOf   []int32   // per name: its value in the graph being built
 	shards    map[string]*formats.Shard
 	shardErr  map[string]error
 	attrCache map[int64][]formats.Attr // shared tensor attributes, see typeAttrs
 	// Decoding nodes: attributes shared by their encoding (see plain),
 	// scratch lists for a node's names, and the arenas they end in.
-	sharedAttrs             map[string]formats.Attr
-	scratchIns, scratchOuts []string
-	nameArena               arena[string]
-	mem                     *decodeMemory
-	attrArena               arena[formats.Attr]
-	warnings                int
-	suppressed              int
+	sharedAttrs                 map[string]formats.Attr
+	scratchIns, scratchOuts     []string
+	scratchInIDs, scratchOutIDs []nameID
+	idArena                     arena[nameID]
+	nameArena                   arena[string]
+	mem                         *decodeMemory
+	attrArena                   arena[formats.Attr]
+	warnings                    int
+	suppressed                  int
 }
 
 // maxWarnings keeps a hostile file from listing millions of warnings.
@@ -94,8 +100,7 @@ func decode(src *formats.Source) (*formats.Document, error) {
 	b := &builder{
 		doc:         src.NewDocument(Format, ""),
 		src:         src,
-		names:       map[string]string{},
-		byName:      map[string]int{},
+		names:       map[string]nameID{},
 		shards:      map[string]*formats.Shard{},
 		shardErr:    map[string]error{},
 		attrCache:   map[int64][]formats.Attr{},

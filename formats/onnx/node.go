@@ -19,6 +19,8 @@ type nodeProto struct {
 	domain    string
 	inputs    []string
 	outputs   []string
+	inIDs     []nameID // the names' ids, in the same order
+	outIDs    []nameID
 	attrs     []formats.Attr
 	subgraphs []formats.Subgraph
 	constant  *tensorProto // a Constant node's value tensor
@@ -33,6 +35,7 @@ type nodeProto struct {
 func (b *builder) parseNode(m msg, depth int) (*nodeProto, error) {
 	n := &nodeProto{at: m.start}
 	ins, outs := b.scratchIns[:0], b.scratchOuts[:0]
+	inIDs, outIDs := b.scratchInIDs[:0], b.scratchOutIDs[:0]
 	attrs := 0
 	err := m.each("NodeProto", func(f field) error {
 		if f.typ != protowire.BytesType {
@@ -40,25 +43,29 @@ func (b *builder) parseNode(m msg, depth int) (*nodeProto, error) {
 		}
 		switch f.num {
 		case 1:
-			ins = append(ins, b.intern(m.bytesOf(f)))
+			s, id := b.intern(m.bytesOf(f))
+			ins, inIDs = append(ins, s), append(inIDs, id)
 		case 2:
-			outs = append(outs, b.intern(m.bytesOf(f)))
+			s, id := b.intern(m.bytesOf(f))
+			outs, outIDs = append(outs, s), append(outIDs, id)
 		case 3:
 			n.name = m.str(f)
 		case 4:
-			n.op = b.intern(m.bytesOf(f))
+			n.op, _ = b.intern(m.bytesOf(f))
 		case 5:
 			attrs++
 		case 7:
-			n.domain = b.intern(m.bytesOf(f))
+			n.domain, _ = b.intern(m.bytesOf(f))
 		}
 		return nil
 	})
 	b.scratchIns, b.scratchOuts = ins, outs
+	b.scratchInIDs, b.scratchOutIDs = inIDs, outIDs
 	if err != nil {
 		return nil, err
 	}
 	n.inputs, n.outputs = b.nameArena.copy(ins), b.nameArena.copy(outs)
+	n.inIDs, n.outIDs = b.idArena.copy(inIDs), b.idArena.copy(outIDs)
 	foreign := n.domain != "" && n.domain != "ai.onnx"
 	if foreign {
 		attrs++
@@ -80,27 +87,6 @@ func (b *builder) parseNode(m msg, depth int) (*nodeProto, error) {
 		return nil, err
 	}
 	return n, nil
-}
-
-// sizeNames makes room for the names of a main graph of this many nodes
-// (each names its output, most an initializer too) before they are
-// interned: growing a map of 200,000 names step by step rehashes it a
-// dozen times.
-func (b *builder) sizeNames(nodes int) {
-	if len(b.names) == 0 && nodes > 0 {
-		b.names = make(map[string]string, 2*nodes)
-	}
-}
-
-// intern returns one string per distinct name: thousands of nodes share a
-// few op types, and every value name appears at least twice.
-func (b *builder) intern(raw []byte) string {
-	if s, ok := b.names[string(raw)]; ok {
-		return s
-	}
-	s := b.mem.str(raw)
-	b.names[s] = s
-	return s
 }
 
 // AttributeProto fields.
@@ -160,7 +146,7 @@ func (b *builder) parseAttribute(m msg, n *nodeProto, depth int) error {
 		}
 		switch f.num {
 		case attrName:
-			a.name = b.intern(m.bytesOf(f))
+			a.name, _ = b.intern(m.bytesOf(f))
 		case attrF:
 			if err := wantType(f, "AttributeProto.f", protowire.Fixed32Type); err != nil {
 				return err

@@ -35,14 +35,14 @@ func (b *builder) markQuantised(gp *graphProto) {
 			if tr[1] >= len(n.inputs) {
 				continue
 			}
-			q := b.tensorOf(gp, n.inputs[tr[0]])
-			scale := b.tensorOf(gp, n.inputs[tr[1]])
+			q := b.tensorEntry(n.inputs[tr[0]])
+			scale := b.tensorEntry(n.inputs[tr[1]])
 			if q == nil || scale == nil || q.Quant != nil || !q.DType.IsInteger() || !scale.DType.IsFloat() {
 				continue
 			}
 			var zp *formats.TensorEntry
 			if tr[2] < len(n.inputs) && n.inputs[tr[2]] != "" {
-				if zp = b.tensorOf(gp, n.inputs[tr[2]]); zp == nil {
+				if zp = b.tensorEntry(n.inputs[tr[2]]); zp == nil {
 					continue // a zero point computed at run time
 				}
 			}
@@ -51,14 +51,12 @@ func (b *builder) markQuantised(gp *graphProto) {
 	}
 }
 
-func (b *builder) tensorOf(gp *graphProto, name string) *formats.TensorEntry {
-	if name == "" {
+func (b *builder) tensorEntry(name string) *formats.TensorEntry {
+	id, ok := b.names[name]
+	if name == "" || !ok {
 		return nil
 	}
-	if t, ok := gp.inits[name]; ok {
-		return b.doc.Tensors[t]
-	}
-	if t, ok := b.byName[name]; ok {
+	if t := b.tensorNamed(id); t != noName {
 		return b.doc.Tensors[t]
 	}
 	return nil
