@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"tensorscope/formats"
+	"tensorscope/tensor"
 )
 
 // maxQuantParams bounds the scales and zero points read at open: they are
@@ -17,7 +18,7 @@ const maxQuantParams = 1 << 16
 // B_scale, B_zp; DequantizeLinear has x, x_scale, x_zero_point.
 func quantTriples(op string) [][3]int {
 	switch {
-	case op == "DequantizeLinear":
+	case op == "DequantizeLinear", op == "QuantizeLinear":
 		return [][3]int{{0, 1, 2}}
 	case op == "QLinearConv", op == "QLinearMatMul", op == "QLinearAdd", op == "QLinearMul", op == "QGemm":
 		return [][3]int{{0, 1, 2}, {3, 4, 5}}
@@ -27,8 +28,11 @@ func quantTriples(op string) [][3]int {
 
 // markQuantised gives integer initializers that feed a quantising
 // operator their scale and zero point, so that the inspector can show them
-// dequantised. Scales and zero points are read from their initializers at
-// open: they are a few bytes each.
+// dequantised; and float initializers that feed a QuantizeLinear (QDQ
+// "fake-quant" weights) theirs and the integer type they are rounded to,
+// so that it can show the values the model computes with. Scales and zero
+// points are read from their initializers at open: they are a few bytes
+// each.
 func (b *builder) markQuantised(gp *graphProto) {
 	for _, n := range gp.nodes {
 		for _, tr := range quantTriples(n.op) {
@@ -37,7 +41,7 @@ func (b *builder) markQuantised(gp *graphProto) {
 			}
 			q := b.tensorEntry(n.inputs[tr[0]])
 			scale := b.tensorEntry(n.inputs[tr[1]])
-			if q == nil || scale == nil || q.Quant != nil || !q.DType.IsInteger() || !scale.DType.IsFloat() {
+			if q == nil || scale == nil || q.Quant != nil || !scale.DType.IsFloat() || !quantisable(n.op, q) {
 				continue
 			}
 			var zp *formats.TensorEntry
@@ -49,6 +53,15 @@ func (b *builder) markQuantised(gp *graphProto) {
 			b.setQuant(q, scale, zp, n)
 		}
 	}
+}
+
+// quantisable: QuantizeLinear rounds float weights; the other operators
+// read integers.
+func quantisable(op string, q *formats.TensorEntry) bool {
+	if op == "QuantizeLinear" {
+		return q.DType.IsFloat()
+	}
+	return q.DType.IsInteger()
 }
 
 func (b *builder) tensorEntry(name string) *formats.TensorEntry {
@@ -77,6 +90,13 @@ func (b *builder) setQuant(q, scale, zp *formats.TensorEntry, n *nodeProto) {
 		quant.Axis = quantAxis(q.Shape, len(scales), n)
 		if quant.Axis < 0 {
 			b.warn(-1, "tensor %q: %d scales match no axis of shape %v", q.Name, len(scales), q.Shape)
+			return
+		}
+	}
+	if n.op == "QuantizeLinear" {
+		quant.Target = quantizeTarget(zp, n)
+		if !quant.Target.Valid() {
+			b.warn(-1, "tensor %q: QuantizeLinear %q rounds to a type that is not an integer; not marked quantised", q.Name, n.name)
 			return
 		}
 	}
@@ -110,7 +130,7 @@ func quantAxis(shape []int, channels int, n *nodeProto) int {
 	rank := len(shape)
 	want := -1
 	switch {
-	case n.op == "DequantizeLinear":
+	case n.op == "DequantizeLinear", n.op == "QuantizeLinear":
 		want = 1
 		for _, a := range n.attrs {
 			if v, ok := a.Value.(int64); ok && a.Name == "axis" {
@@ -134,4 +154,26 @@ func quantAxis(shape []int, channels int, n *nodeProto) int {
 		}
 	}
 	return -1
+}
+
+// quantizeTarget is the type QuantizeLinear rounds to: its zero point's,
+// else its output_dtype attribute (opset 21), else uint8 as onnx.proto
+// says; Invalid when that is not an integer type (float8 outputs).
+func quantizeTarget(zp *formats.TensorEntry, n *nodeProto) tensor.DType {
+	if zp != nil {
+		return integerOnly(zp.DType)
+	}
+	for _, a := range n.attrs {
+		if v, ok := a.Value.(int64); ok && a.Name == "output_dtype" && v != dtUndefined {
+			return integerOnly(dtypeOf(v))
+		}
+	}
+	return tensor.Uint8
+}
+
+func integerOnly(dt tensor.DType) tensor.DType {
+	if dt.IsInteger() {
+		return dt
+	}
+	return tensor.Invalid
 }
