@@ -18,11 +18,18 @@ func (a *arena[T]) take(n int) []T {
 		return make([]T, 0, n)
 	}
 	if cap(a.chunk)-len(a.chunk) < n {
-		a.chunk = make([]T, 0, arenaChunk)
+		// Chunks double from small ones, so that a tiny file costs little.
+		a.chunk = make([]T, 0, max(min(max(2*cap(a.chunk), 64), arenaChunk), n))
 	}
 	at := len(a.chunk)
 	a.chunk = a.chunk[:at+n]
 	return a.chunk[at : at : at+n]
+}
+
+// one returns a pointer to a new zero element.
+func (a *arena[T]) one() *T {
+	s := a.take(1)[:1]
+	return &s[0]
 }
 
 // copy returns src's elements in a slice of the arena; nil when src is empty.
@@ -65,7 +72,7 @@ func (a *textArena) str(b []byte) string {
 		return string(b)
 	}
 	if cap(a.chunk)-len(a.chunk) < len(b) {
-		a.chunk = make([]byte, 0, textChunk)
+		a.chunk = make([]byte, 0, max(min(max(2*cap(a.chunk), 1024), textChunk), len(b)))
 	}
 	at := len(a.chunk)
 	a.chunk = append(a.chunk, b...)

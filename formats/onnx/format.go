@@ -80,6 +80,8 @@ type builder struct {
 	nameArena                   arena[string]
 	mem                         *decodeMemory
 	attrArena                   arena[formats.Attr]
+	intsCache                   map[*int64][]int // see intsOf
+	nodeArena                   arena[nodeProto]
 	warnings                    int
 	suppressed                  int
 }
@@ -106,6 +108,7 @@ func decode(src *formats.Source) (*formats.Document, error) {
 		attrCache:   map[int64][]formats.Attr{},
 		sharedAttrs: map[string]formats.Attr{},
 		mem:         &decodeMemory{},
+		intsCache:   map[*int64][]int{},
 	}
 	// On failure nothing needs closing: shards are mapped on first Load,
 	// and opening loads nothing from them (see readSmall).

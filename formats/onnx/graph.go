@@ -164,7 +164,7 @@ func (b *builder) buildGraph(gp *graphProto) *formats.Graph {
 	}
 	gb.outputs()
 	for i := range gp.nodes {
-		gb.g.Nodes[i].Meaning = meaningOf(gp.nodes[i], gb.weightShape(gp.nodes[i]))
+		gb.g.Nodes[i].Meaning = meaningOf(gp.nodes[i], gb.weightShape(gp.nodes[i]), b.intsOf)
 	}
 	for _, id := range gb.ids {
 		b.valueOf[id] = noName

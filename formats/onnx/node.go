@@ -33,7 +33,8 @@ type nodeProto struct {
 // to (a Constant's output) are known; the names of inputs and outputs go
 // through a scratch list into one shared arena, not a slice per node.
 func (b *builder) parseNode(m msg, depth int) (*nodeProto, error) {
-	n := &nodeProto{at: m.start}
+	n := b.nodeArena.one()
+	n.at = m.start
 	ins, outs := b.scratchIns[:0], b.scratchOuts[:0]
 	inIDs, outIDs := b.scratchInIDs[:0], b.scratchOutIDs[:0]
 	attrs := 0
