@@ -71,17 +71,18 @@ type builder struct {
 	shards    map[string]*formats.Shard
 	shardErr  map[string]error
 	attrCache map[int64][]formats.Attr // shared tensor attributes, see typeAttrs
-	// Decoding nodes: attributes shared by their encoding (see plain),
-	// scratch lists for a node's names, and the arenas they end in.
+	// Decoding nodes: attributes shared by their encoding (see plain) and
+	// their int lists converted once (see intsOf), scratch lists for a
+	// node's names, and the arenas nodes and their lists end in.
 	sharedAttrs                 map[string]formats.Attr
+	intsCache                   map[*int64][]int
 	scratchIns, scratchOuts     []string
 	scratchInIDs, scratchOutIDs []nameID
-	idArena                     arena[nameID]
-	nameArena                   arena[string]
-	mem                         *decodeMemory
-	attrArena                   arena[formats.Attr]
-	intsCache                   map[*int64][]int // see intsOf
 	nodeArena                   arena[nodeProto]
+	nameArena                   arena[string]
+	idArena                     arena[nameID]
+	attrArena                   arena[formats.Attr]
+	mem                         *decodeMemory // names and dims (see msg.mem)
 	warnings                    int
 	suppressed                  int
 }
