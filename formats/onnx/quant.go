@@ -102,6 +102,11 @@ func (b *builder) setQuant(q, scale, zp *formats.TensorEntry, n *nodeProto) {
 	}
 	q.Quant = quant
 	q.Attrs = append(q.Attrs, formats.Attr{Name: "quantised by", Value: n.op + " " + n.name})
+	// A float scale is a quantisation parameter, not a trained weight: the
+	// graph view must not call it the bias of the weight beside it.
+	if scale.Role == formats.RoleWeight {
+		scale.Role = formats.RoleConstant
+	}
 }
 
 // readSmall reads a scale or zero-point initializer's values, or nil when

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"tensorscope/formats"
 	"tensorscope/formats/onnx/onnxtest"
 	"tensorscope/tensor"
 )
@@ -123,8 +124,8 @@ func TestFakeQuantWeightIsMarked(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"w_scale", "w_zp", "v_scale"} {
-		if doc.Tensor(name).Quant != nil {
-			t.Errorf("parameter %s is marked quantised", name)
+		if e := doc.Tensor(name); e.Quant != nil || e.Role != formats.RoleConstant {
+			t.Errorf("parameter %s: role %s, quant %v; want a constant, not quantised", name, e.Role, e.Quant)
 		}
 	}
 }
