@@ -110,6 +110,11 @@ type Quant struct {
 	Scales     []float64
 	ZeroPoints []int64
 	Axis       int
+	// Target is the integer type a float tensor is quantised to when the
+	// model runs (ONNX QuantizeLinear on a float weight): the stored values
+	// are floats, and q = round(value/scale) + zero point saturated to
+	// Target. Invalid when the stored values are the integers q.
+	Target tensor.DType
 }
 
 // TensorEntry describes one tensor of a document and loads its data on demand.

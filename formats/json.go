@@ -160,8 +160,12 @@ func appendTensorJSON(b []byte, t *TensorEntry) ([]byte, error) {
 			Scales     []any   `json:"scales"`
 			ZeroPoints []int64 `json:"zero_points"`
 			Axis       int     `json:"axis"`
+			Target     string  `json:"quantised_to,omitempty"`
 		}
 		qj := &quantJSON{ZeroPoints: q.ZeroPoints, Axis: q.Axis}
+		if q.Target.Valid() {
+			qj.Target = q.Target.String()
+		}
 		for _, s := range q.Scales {
 			qj.Scales = append(qj.Scales, jsonValue(s))
 		}

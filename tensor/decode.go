@@ -8,8 +8,9 @@ import (
 
 // Element decoding. Storage is little-endian whatever the host; the hot
 // loops read float32 and float64 runs in place when the host is
-// little-endian and the run is contiguous and aligned, and decode into a
-// scratch buffer otherwise.
+// little-endian and the run is contiguous (and aligned, where the CPU does
+// not load misaligned words at full speed: see unalignedLoadsFast), and
+// decode into a scratch buffer otherwise.
 
 var hostLittleEndian = func() bool {
 	x := uint16(1)
@@ -45,7 +46,7 @@ func kernelOf(dt DType) kernelKind {
 // inPlaceF32 returns the n float32 values at byte offset off as a slice
 // of the storage itself, or nil when that is not possible.
 func inPlaceF32(data []byte, off, n int) []float32 {
-	if !hostLittleEndian || n == 0 || uintptr(unsafe.Pointer(&data[off]))%4 != 0 {
+	if !hostLittleEndian || n == 0 || !loadableAt(&data[off], 4) {
 		return nil
 	}
 	_ = data[off+4*n-1]
@@ -53,11 +54,17 @@ func inPlaceF32(data []byte, off, n int) []float32 {
 }
 
 func inPlaceF64(data []byte, off, n int) []float64 {
-	if !hostLittleEndian || n == 0 || uintptr(unsafe.Pointer(&data[off]))%8 != 0 {
+	if !hostLittleEndian || n == 0 || !loadableAt(&data[off], 8) {
 		return nil
 	}
 	_ = data[off+8*n-1]
 	return unsafe.Slice((*float64)(unsafe.Pointer(&data[off])), n)
+}
+
+// loadableAt reports whether words of size bytes can be read in place
+// from p: always where misaligned loads are fast, else when p is aligned.
+func loadableAt(p *byte, size uintptr) bool {
+	return unalignedLoadsFast || uintptr(unsafe.Pointer(p))%size == 0
 }
 
 // decode32 writes the values of len(dst) elements of a kind32 dtype,

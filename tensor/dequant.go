@@ -17,14 +17,57 @@ func Dequantize(ctx context.Context, t *Tensor, scales []float64, zeroPoints []i
 	if !t.dtype.IsInteger() {
 		return nil, fmt.Errorf("dequantize %s: want an integer tensor", t)
 	}
+	return mapQuantised(ctx, t, "dequantize", scales, zeroPoints, axis, quantRound{})
+}
+
+// FakeQuantize maps float tensor t to the values a network computes from
+// it when it quantises the tensor to integer type target at run time and
+// dequantises it again (ONNX QuantizeLinear then DequantizeLinear on a
+// float weight): q = round half to even of v/scale, plus the zero point,
+// saturated to target's range; value = (q − zeroPoint)·scale, as float32.
+// Parameters are as for Dequantize.
+func FakeQuantize(ctx context.Context, t *Tensor, scales []float64, zeroPoints []int64, axis int, target DType) (*Tensor, error) {
+	if !t.dtype.IsFloat() {
+		return nil, fmt.Errorf("fake-quantize %s: want a float tensor", t)
+	}
+	lo, hi, ok := integerRange(target)
+	if !ok {
+		return nil, fmt.Errorf("fake-quantize %s: %s is not an integer type", t, target)
+	}
+	return mapQuantised(ctx, t, "fake-quantize", scales, zeroPoints, axis, quantRound{on: true, lo: lo, hi: hi})
+}
+
+// quantRound is the rounding step of FakeQuantize; off for Dequantize.
+type quantRound struct {
+	on     bool
+	lo, hi float64
+}
+
+// integerRange is the smallest and largest value of integer type dt.
+func integerRange(dt DType) (lo, hi float64, ok bool) {
+	if !dt.IsInteger() {
+		return 0, 0, false
+	}
+	bits := dt.ElementBits()
+	switch dt {
+	case Int8, Int16, Int32, Int64, Int4, Int2:
+		return -math.Ldexp(1, bits-1), math.Ldexp(1, bits-1) - 1, true
+	}
+	return 0, math.Ldexp(1, bits) - 1, true
+}
+
+// mapQuantised maps every value v of t, with the scale and zero point of
+// its channel, to (q − zero)·scale, where q is v or, when r is on, v
+// quantised.
+func mapQuantised(ctx context.Context, t *Tensor, op string, scales []float64, zeroPoints []int64, axis int, r quantRound) (*Tensor, error) {
 	if len(scales) == 0 {
-		return nil, fmt.Errorf("dequantize %s: no scales", t)
+		return nil, fmt.Errorf("%s %s: no scales", op, t)
 	}
 	channels, inner := 1, int64(1)
 	if len(scales) > 1 || len(zeroPoints) > 1 {
 		if axis < 0 || axis >= t.Rank() {
-			return nil, fmt.Errorf("dequantize %s: %d scales and %d zero points need an axis in [0,%d), got %d",
-				t, len(scales), len(zeroPoints), t.Rank(), axis)
+			return nil, fmt.Errorf("%s %s: %d scales and %d zero points need an axis in [0,%d), got %d",
+				op, t, len(scales), len(zeroPoints), t.Rank(), axis)
 		}
 		channels = t.shape[axis]
 		for _, d := range t.shape[axis+1:] {
@@ -32,10 +75,10 @@ func Dequantize(ctx context.Context, t *Tensor, scales []float64, zeroPoints []i
 		}
 	}
 	if len(scales) != 1 && len(scales) != channels {
-		return nil, fmt.Errorf("dequantize %s: %d scales for %d channels along axis %d", t, len(scales), channels, axis)
+		return nil, fmt.Errorf("%s %s: %d scales for %d channels along axis %d", op, t, len(scales), channels, axis)
 	}
 	if len(zeroPoints) > 1 && len(zeroPoints) != channels {
-		return nil, fmt.Errorf("dequantize %s: %d zero points for %d channels along axis %d", t, len(zeroPoints), channels, axis)
+		return nil, fmt.Errorf("%s %s: %d zero points for %d channels along axis %d", op, t, len(zeroPoints), channels, axis)
 	}
 	// Per-channel tables, broadcasting single entries.
 	sc := make([]float64, channels)
@@ -55,6 +98,9 @@ func Dequantize(ctx context.Context, t *Tensor, scales []float64, zeroPoints []i
 		var ip int64  // position inside the current run of inner values
 		ch := 0
 		put := func(v, zero, scale float64) {
+			if r.on {
+				v = min(max(math.RoundToEven(v/scale)+zero, r.lo), r.hi)
+			}
 			binary.LittleEndian.PutUint32(out[4*pos:], math.Float32bits(float32((v-zero)*scale)))
 			pos++
 			if ip++; ip == inner {

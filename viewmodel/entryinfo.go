@@ -34,6 +34,9 @@ func EntryFacts(e *formats.TensorEntry) [][2]string {
 		} else {
 			rows = append(rows, [2]string{"Quantisation", fmt.Sprintf("per channel along axis %d: %d scales", q.Axis, len(q.Scales))})
 		}
+		if q.Target.Valid() {
+			rows = append(rows, [2]string{"Quantised to", q.Target.String() + " when the model runs"})
+		}
 	}
 	for _, a := range e.Attrs {
 		rows = append(rows, [2]string{a.Name, FormatValue(a.Value)})

@@ -130,8 +130,7 @@ func (in *Inspector) load() {
 		if err != nil || !dequant {
 			return [2]*tensor.Tensor{raw, raw}, err
 		}
-		q := e.Quant
-		deq, err := tensor.Dequantize(ctx, raw, q.Scales, q.ZeroPoints, q.Axis)
+		deq, err := dequantise(ctx, raw, e.Quant)
 		return [2]*tensor.Tensor{raw, deq}, err
 	}, func(frac float64) { in.setProgress("Loading", frac) }, func(ts [2]*tensor.Tensor, err error) {
 		in.loadTask = nil
@@ -149,6 +148,16 @@ func (in *Inspector) load() {
 		in.startSummary()
 		in.startHeatmap()
 	})
+}
+
+// dequantise gives a quantised tensor's real values: the stored integers
+// scaled, or, for a float weight the model quantises when it runs, the
+// values it computes with after quantising and dequantising.
+func dequantise(ctx context.Context, raw *tensor.Tensor, q *formats.Quant) (*tensor.Tensor, error) {
+	if q.Target.Valid() && raw.DType().IsFloat() {
+		return tensor.FakeQuantize(ctx, raw, q.Scales, q.ZeroPoints, q.Axis, q.Target)
+	}
+	return tensor.Dequantize(ctx, raw, q.Scales, q.ZeroPoints, q.Axis)
 }
 
 // Index is the document index of the shown tensor, -1 for none.

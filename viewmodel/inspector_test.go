@@ -3,6 +3,7 @@ package viewmodel
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -320,6 +321,37 @@ func TestInspectorErrorsAndQuantised(t *testing.T) {
 	}
 	if info := in.ElementInfo(0, 3); info != "[3] = 122.5 (stored 255)" {
 		t.Errorf("dequantised info %q", info)
+	}
+}
+
+// TestInspectorFakeQuantisedFloatWeight: a float weight the model
+// quantises when it runs (ONNX QuantizeLinear) shows its stored floats,
+// then, dequantised, the values the model computes with.
+func TestInspectorFakeQuantisedFloatWeight(t *testing.T) {
+	in, q, _ := newTestInspector()
+	raw := make([]byte, 16)
+	for i, v := range []float32{0.3, -0.8, 1.75, 100} {
+		binary.LittleEndian.PutUint32(raw[4*i:], math.Float32bits(v))
+	}
+	we := &formats.TensorEntry{Name: "w", DType: tensor.Float32, Shape: []int{4},
+		Quant: &formats.Quant{Scales: []float64{0.5}, ZeroPoints: []int64{0}, Target: tensor.Int8}}
+	we.SetLoader(func(context.Context) (*tensor.Tensor, error) { return tensor.FromBytes(raw, tensor.Float32, []int{4}) })
+	in.Show(0, we)
+	drain(t, q, in)
+	if !in.Quantised() {
+		t.Fatal("the weight is not offered dequantised")
+	}
+	in.SetDequantised(true)
+	drain(t, q, in)
+	if in.Err() != nil {
+		t.Fatal(in.Err())
+	}
+	got := make([]float64, 4)
+	if err := in.Tensor().ReadFloat64s(0, got); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got) != "[0.5 -1 2 63.5]" { // 0.6→1, -1.6→-2, 3.5→4 (half to even), 200→127
+		t.Errorf("fake-quantised values %v", got)
 	}
 }
 

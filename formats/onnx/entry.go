@@ -139,17 +139,3 @@ func (b *builder) typedEntry(e *formats.TensorEntry, tp *tensorProto, n int) {
 		return viewAt(tensor.NewStorage(raw), 0, dt, shape)
 	})
 }
-
-func (b *builder) stringEntry(e *formats.TensorEntry, tp *tensorProto, n int) {
-	e.Offset, e.NBytes = tp.m.start, tp.m.end-tp.m.start
-	e.Note = fmt.Sprintf("%d strings; the inspector shows numbers only", tp.typed)
-	if tp.typed != n {
-		b.warn(tp.m.start, "tensor %q: string_data holds %d strings, the dims %v imply %d", e.Name, tp.typed, tp.dims, n)
-	}
-	for i, at := range tp.strings {
-		e.Attrs = append(e.Attrs, formats.Attr{Name: fmt.Sprintf("string %d", i), Value: tp.stringAt(at)})
-	}
-	if tp.typed > len(tp.strings) {
-		e.Attrs = append(e.Attrs, formats.Attr{Name: "strings not listed", Value: int64(tp.typed - len(tp.strings))})
-	}
-}

@@ -60,15 +60,31 @@ func Sniff(data []byte) bool {
 
 // builder holds what decoding one file needs across graphs.
 type builder struct {
-	doc        *formats.Document
-	src        *formats.Source
-	names      map[string]string // interned op types and value names
-	byName     map[string]int    // tensor name → document tensor (first of a name)
-	shards     map[string]*formats.Shard
-	shardErr   map[string]error
-	attrCache  map[int64][]formats.Attr // shared tensor attributes, see typeAttrs
-	warnings   int
-	suppressed int
+	doc *formats.Document
+	src *formats.Source
+	// The name table (names.go).
+	names     map[string]nameID
+	nameText  []string
+	tensorOf  []int32   // per name: its first document tensor
+	initOf    []initRef // per name: the initializer in scope
+	valueOf   []int32   // per name: its value in the graph being built
+	shards    map[string]*formats.Shard
+	shardErr  map[string]error
+	attrCache map[int64][]formats.Attr // shared tensor attributes, see typeAttrs
+	// Decoding nodes: attributes shared by their encoding (see plain) and
+	// their int lists converted once (see intsOf), scratch lists for a
+	// node's names, and the arenas nodes and their lists end in.
+	sharedAttrs                 map[string]formats.Attr
+	intsCache                   map[*int64][]int
+	scratchIns, scratchOuts     []string
+	scratchInIDs, scratchOutIDs []nameID
+	nodeArena                   arena[nodeProto]
+	nameArena                   arena[string]
+	idArena                     arena[nameID]
+	attrArena                   arena[formats.Attr]
+	mem                         *decodeMemory // names and dims (see msg.mem)
+	warnings                    int
+	suppressed                  int
 }
 
 // maxWarnings keeps a hostile file from listing millions of warnings.
@@ -85,17 +101,19 @@ func (b *builder) warn(offset int64, format string, args ...any) {
 
 func decode(src *formats.Source) (*formats.Document, error) {
 	b := &builder{
-		doc:       src.NewDocument(Format, ""),
-		src:       src,
-		names:     map[string]string{},
-		byName:    map[string]int{},
-		shards:    map[string]*formats.Shard{},
-		shardErr:  map[string]error{},
-		attrCache: map[int64][]formats.Attr{},
+		doc:         src.NewDocument(Format, ""),
+		src:         src,
+		names:       map[string]nameID{},
+		shards:      map[string]*formats.Shard{},
+		shardErr:    map[string]error{},
+		attrCache:   map[int64][]formats.Attr{},
+		sharedAttrs: map[string]formats.Attr{},
+		mem:         &decodeMemory{},
+		intsCache:   map[*int64][]int{},
 	}
 	// On failure nothing needs closing: shards are mapped on first Load,
 	// and opening loads nothing from them (see readSmall).
-	if err := b.model(msg{data: src.Data, start: 0, end: int64(len(src.Data))}); err != nil {
+	if err := b.model(msg{data: src.Data, start: 0, end: int64(len(src.Data)), mem: b.mem}); err != nil {
 		return nil, err
 	}
 	if b.suppressed > 0 {

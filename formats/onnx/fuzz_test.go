@@ -29,6 +29,9 @@ func FuzzDecodeONNX(f *testing.F) {
 		f.Add(m.Marshal())
 	}
 	f.Add(onnxtest.NestedIfs(40))
+	words := onnxtest.Model{IRVersion: 8, Graph: onnxtest.Graph{Initializers: []onnxtest.Tensor{
+		{Name: "words", DataType: 8, Dims: []int64{3}, StringData: []string{"a", "\xff", "c"}}}}}
+	f.Add(words.Marshal())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, err := formats.DecodeAs("onnx", "fuzz.onnx", data)
 		if err != nil {
@@ -39,6 +42,11 @@ func FuzzDecodeONNX(f *testing.F) {
 		}
 		checkGraph(t, doc.Graph, doc)
 		for _, e := range doc.Tensors {
+			if e.HasText() {
+				for i := range 4 {
+					_, _ = e.TextAt(i) // past the strings stored: an error, not a panic
+				}
+			}
 			if !e.HasData() {
 				continue
 			}

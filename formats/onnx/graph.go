@@ -20,14 +20,34 @@ type graphProto struct {
 	inputs  []valueInfo
 	outputs []valueInfo
 	infos   []valueInfo
-	inits   map[string]int // initializer name → document tensor
+	// shadowed are the enclosing graphs' initializers this graph's hide
+	// while it is read (names.go).
+	shadowed []shadowed
 }
 
 func (b *builder) parseGraph(m msg, depth int) (*formats.Graph, *graphProto, error) {
-	gp := &graphProto{inits: map[string]int{}}
+	gp := &graphProto{}
 	// Initializers first: writers put nodes before them, and the subgraphs
 	// in those nodes name the enclosing graph's initializers.
+	nodes, inits := 0, 0
 	err := m.each("GraphProto", func(f field) error {
+		switch {
+		case f.typ != protowire.BytesType:
+		case f.num == 1:
+			nodes++
+		case f.num == 5 || f.num == 15:
+			inits++
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if depth == 0 {
+		b.sizeNames(nodes + inits)
+	}
+	gp.shadowed = make([]shadowed, 0, inits)
+	err = m.each("GraphProto", func(f field) error {
 		if f.typ != protowire.BytesType || (f.num != 5 && f.num != 15) {
 			return nil
 		}
@@ -70,6 +90,7 @@ func (b *builder) parseGraph(m msg, depth int) (*formats.Graph, *graphProto, err
 	}
 	g := b.buildGraph(gp)
 	b.markQuantised(gp)
+	b.endScope(gp)
 	return g, gp, nil
 }
 
@@ -80,7 +101,7 @@ func (b *builder) initializer(m msg, f field, gp *graphProto) error {
 		if err != nil {
 			return err
 		}
-		gp.inits[tp.name] = b.addTensor(b.entry(tp, "", initializerRole(tp)), tp)
+		b.defineInit(gp, tp.name, b.addTensor(b.entry(tp, "", initializerRole(tp)), tp))
 		return nil
 	}
 	sp, err := parseSparse(m.sub(f))
@@ -89,8 +110,8 @@ func (b *builder) initializer(m msg, f field, gp *graphProto) error {
 	}
 	e := b.sparseEntry(sp, "", formats.RoleWeight)
 	b.doc.Tensors = append(b.doc.Tensors, e)
-	gp.inits[e.Name] = len(b.doc.Tensors) - 1
-	b.byName[e.Name] = len(b.doc.Tensors) - 1
+	b.defineInit(gp, e.Name, len(b.doc.Tensors)-1)
+	b.nameTensor(e.Name, len(b.doc.Tensors)-1, true)
 	return nil
 }
 
@@ -108,9 +129,7 @@ func initializerRole(tp *tensorProto) formats.Role {
 func (b *builder) addTensor(e *formats.TensorEntry, tp *tensorProto) int {
 	b.doc.Tensors = append(b.doc.Tensors, e)
 	i := len(b.doc.Tensors) - 1
-	if _, dup := b.byName[e.Name]; !dup {
-		b.byName[e.Name] = i
-	}
+	b.nameTensor(e.Name, i, false)
 	return i
 }
 
@@ -118,10 +137,10 @@ func (b *builder) addTensor(e *formats.TensorEntry, tp *tensorProto) int {
 // first, in file order (their ids are their positions), then one input
 // node per graph input that is not an initializer.
 type graphBuilder struct {
-	b      *builder
-	gp     *graphProto
-	g      *formats.Graph
-	values map[string]int
+	b   *builder
+	gp  *graphProto
+	g   *formats.Graph
+	ids []nameID // per value: its name's id, to clear builder.valueOf after
 }
 
 func (b *builder) buildGraph(gp *graphProto) *formats.Graph {
@@ -132,68 +151,80 @@ func (b *builder) buildGraph(gp *graphProto) *formats.Graph {
 	// Sizing once saves regrowing a slice of a million values.
 	// Most values are named twice (by their producer and one consumer).
 	distinct := names/2 + len(gp.inputs) + 16
-	gb := &graphBuilder{b: b, gp: gp, values: make(map[string]int, distinct), g: &formats.Graph{
+	gb := &graphBuilder{b: b, gp: gp, ids: make([]nameID, 0, distinct), g: &formats.Graph{
 		Nodes:  make([]formats.Node, len(gp.nodes), len(gp.nodes)+len(gp.inputs)),
 		Values: make([]formats.Value, 0, distinct),
 	}}
 	gb.nodes()
 	gb.inputs()
 	for _, vi := range gp.infos {
-		if v, ok := gb.values[vi.name]; ok {
-			vi.typ.apply(&gb.g.Values[v])
+		if id, ok := b.names[vi.name]; ok && b.valueOf[id] != noName {
+			vi.typ.apply(&gb.g.Values[b.valueOf[id]])
 		}
 	}
 	gb.outputs()
 	for i := range gp.nodes {
-		gb.g.Nodes[i].Meaning = meaningOf(gp.nodes[i], gb.weightShape(gp.nodes[i]))
+		gb.g.Nodes[i].Meaning = meaningOf(gp.nodes[i], gb.weightShape(gp.nodes[i]), b.intsOf)
+	}
+	for _, id := range gb.ids {
+		b.valueOf[id] = noName
 	}
 	return gb.g
 }
 
-// value returns the index of the value named name, creating it. A value no
-// node produces may be an initializer of this graph or of an enclosing one.
-func (gb *graphBuilder) value(name string) int {
-	if v, ok := gb.values[name]; ok {
-		return v
+// value returns the index of the value whose name has id, creating it. A
+// value no node produces may be an initializer of this graph or of an
+// enclosing one.
+func (gb *graphBuilder) value(id nameID) int {
+	b := gb.b
+	if v := b.valueOf[id]; v != noName {
+		return int(v)
 	}
-	v := formats.Value{Name: name, Producer: -1, Tensor: -1}
-	t, ok := gb.gp.inits[name]
-	if !ok {
-		t, ok = gb.b.byName[name]
-	}
-	if ok {
-		v.Tensor = t
-		e := gb.b.doc.Tensors[t]
+	v := formats.Value{Name: b.nameText[id], Producer: -1, Tensor: -1}
+	if t := b.tensorNamed(id); t != noName {
+		v.Tensor = int(t)
+		e := b.doc.Tensors[t]
 		v.DType, v.Shape = e.DType, e.Shape
 	}
 	gb.g.Values = append(gb.g.Values, v)
-	gb.values[name] = len(gb.g.Values) - 1
+	gb.ids = append(gb.ids, id)
+	b.valueOf[id] = int32(len(gb.g.Values) - 1)
 	return len(gb.g.Values) - 1
 }
 
+// emptyName is the id of "", an omitted optional input or output.
+func (b *builder) emptyName() nameID { return b.idOf("") }
+
 func (gb *graphBuilder) nodes() {
 	g := gb.g
+	var ids arena[int] // every node's inputs and outputs in one allocation
+	total := 0
+	for _, n := range gb.gp.nodes {
+		total += len(n.inputs) + len(n.outputs)
+	}
+	ids.chunk = make([]int, 0, total)
+	omitted := gb.b.emptyName()
 	for i, n := range gb.gp.nodes {
 		node := &g.Nodes[i]
 		*node = formats.Node{ID: i, Name: n.name, Op: n.op, Attrs: n.attrs, Subgraphs: n.subgraphs}
 		if n.op == "Constant" && (n.domain == "" || n.domain == "ai.onnx") {
 			node.Kind = formats.KindConst
 		}
-		node.Outputs = make([]int, 0, len(n.outputs))
-		for _, name := range n.outputs {
-			if name == "" {
+		node.Outputs = ids.take(len(n.outputs))
+		for _, id := range n.outIDs {
+			if id == omitted {
 				continue
 			}
-			v := gb.value(name)
+			v := gb.value(id)
 			val := &g.Values[v]
 			if val.Producer >= 0 {
-				gb.b.warn(n.at, "value %q is produced by node %d and again by node %d %q", name, val.Producer, i, n.name)
+				gb.b.warn(n.at, "value %q is produced by node %d and again by node %d %q", val.Name, val.Producer, i, n.name)
 				continue
 			}
 			val.Producer = i
 			if node.Kind == formats.KindConst {
-				if t, ok := gb.b.byName[name]; ok {
-					val.Tensor = t
+				if t := gb.b.tensorOf[id]; t != noName {
+					val.Tensor = int(t)
 					val.DType, val.Shape = gb.b.doc.Tensors[t].DType, gb.b.doc.Tensors[t].Shape
 				}
 			}
@@ -201,10 +232,10 @@ func (gb *graphBuilder) nodes() {
 		}
 	}
 	for i, n := range gb.gp.nodes {
-		ins := make([]int, 0, len(n.inputs))
-		for _, name := range n.inputs {
-			if name != "" {
-				ins = append(ins, gb.value(name))
+		ins := ids.take(len(n.inputs))
+		for _, id := range n.inIDs {
+			if id != omitted {
+				ins = append(ins, gb.value(id))
 			}
 		}
 		g.Nodes[i].Inputs = ins
@@ -215,10 +246,11 @@ func (gb *graphBuilder) nodes() {
 // lists initializers among the inputs too).
 func (gb *graphBuilder) inputs() {
 	for _, vi := range gb.gp.inputs {
-		v := gb.value(vi.name)
+		name := gb.b.idOf(vi.name)
+		v := gb.value(name)
 		val := &gb.g.Values[v]
 		vi.typ.apply(val)
-		if _, isInit := gb.gp.inits[vi.name]; isInit {
+		if gb.b.isInit(gb.gp, name) {
 			continue
 		}
 		id := len(gb.g.Nodes)
@@ -238,7 +270,7 @@ func (gb *graphBuilder) inputs() {
 func (gb *graphBuilder) outputs() {
 	seen := map[int]bool{}
 	for _, vi := range gb.gp.outputs {
-		v := gb.value(vi.name)
+		v := gb.value(gb.b.idOf(vi.name))
 		vi.typ.apply(&gb.g.Values[v])
 		if p := gb.g.Values[v].Producer; p >= 0 && !seen[p] {
 			seen[p] = true
@@ -251,21 +283,20 @@ func (gb *graphBuilder) outputs() {
 // initializer holds it: convolution and linear layers derive channels and
 // kernels from it.
 func (gb *graphBuilder) weightShape(n *nodeProto) []int {
-	if len(n.inputs) < 2 {
-		return nil
-	}
 	idx := 1
 	if n.op == "QLinearConv" || n.op == "QLinearMatMul" {
 		idx = 3
 	}
-	if len(n.inputs) <= idx {
+	if len(n.inIDs) <= idx {
 		return nil
 	}
-	if t, ok := gb.gp.inits[n.inputs[idx]]; ok {
-		return gb.b.doc.Tensors[t].Shape
+	id := n.inIDs[idx]
+	b := gb.b
+	if t := b.initOf[id].tensor; t != noName {
+		return b.doc.Tensors[t].Shape
 	}
-	if t, ok := gb.b.byName[n.inputs[idx]]; ok && gb.b.doc.Tensors[t].DType != tensor.Invalid {
-		return gb.b.doc.Tensors[t].Shape
+	if t := b.tensorOf[id]; t != noName && b.doc.Tensors[t].DType != tensor.Invalid {
+		return b.doc.Tensors[t].Shape
 	}
 	return nil
 }

@@ -19,6 +19,8 @@ type nodeProto struct {
 	domain    string
 	inputs    []string
 	outputs   []string
+	inIDs     []nameID // the names' ids, in the same order
+	outIDs    []nameID
 	attrs     []formats.Attr
 	subgraphs []formats.Subgraph
 	constant  *tensorProto // a Constant node's value tensor
@@ -26,53 +28,66 @@ type nodeProto struct {
 }
 
 // NodeProto fields: input = 1, output = 2, name = 3, op_type = 4,
-// attribute = 5, doc_string = 6, domain = 7, overload = 8.
+// attribute = 5, doc_string = 6, domain = 7, overload = 8. Attributes are
+// read in a second pass over the node's fields, once the names they refer
+// to (a Constant's output) are known; the names of inputs and outputs go
+// through a scratch list into one shared arena, not a slice per node.
 func (b *builder) parseNode(m msg, depth int) (*nodeProto, error) {
-	n := &nodeProto{at: m.start}
-	var attrFields []field
+	n := b.nodeArena.one()
+	n.at = m.start
+	ins, outs := b.scratchIns[:0], b.scratchOuts[:0]
+	inIDs, outIDs := b.scratchInIDs[:0], b.scratchOutIDs[:0]
+	attrs := 0
 	err := m.each("NodeProto", func(f field) error {
 		if f.typ != protowire.BytesType {
 			return nil
 		}
 		switch f.num {
 		case 1:
-			n.inputs = append(n.inputs, b.intern(m.bytesOf(f)))
+			s, id := b.intern(m.bytesOf(f))
+			ins, inIDs = append(ins, s), append(inIDs, id)
 		case 2:
-			n.outputs = append(n.outputs, b.intern(m.bytesOf(f)))
+			s, id := b.intern(m.bytesOf(f))
+			outs, outIDs = append(outs, s), append(outIDs, id)
 		case 3:
 			n.name = m.str(f)
 		case 4:
-			n.op = b.intern(m.bytesOf(f))
+			n.op, _ = b.intern(m.bytesOf(f))
 		case 5:
-			attrFields = append(attrFields, f)
+			attrs++
 		case 7:
-			n.domain = b.intern(m.bytesOf(f))
+			n.domain, _ = b.intern(m.bytesOf(f))
 		}
 		return nil
+	})
+	b.scratchIns, b.scratchOuts = ins, outs
+	b.scratchInIDs, b.scratchOutIDs = inIDs, outIDs
+	if err != nil {
+		return nil, err
+	}
+	n.inputs, n.outputs = b.nameArena.copy(ins), b.nameArena.copy(outs)
+	n.inIDs, n.outIDs = b.idArena.copy(inIDs), b.idArena.copy(outIDs)
+	foreign := n.domain != "" && n.domain != "ai.onnx"
+	if foreign {
+		attrs++
+	}
+	if attrs == 0 {
+		return n, nil
+	}
+	n.attrs = b.attrArena.take(attrs)
+	if foreign {
+		n.attrs = append(n.attrs, formats.Attr{Name: "domain", Value: n.domain})
+	}
+	err = m.each("NodeProto", func(f field) error {
+		if f.num != 5 || f.typ != protowire.BytesType {
+			return nil
+		}
+		return b.parseAttribute(m.sub(f), n, depth)
 	})
 	if err != nil {
 		return nil, err
 	}
-	if n.domain != "" && n.domain != "ai.onnx" {
-		n.attrs = append(n.attrs, formats.Attr{Name: "domain", Value: n.domain})
-	}
-	for _, f := range attrFields {
-		if err := b.parseAttribute(m.sub(f), n, depth); err != nil {
-			return nil, err
-		}
-	}
 	return n, nil
-}
-
-// intern returns one string per distinct name: thousands of nodes share a
-// few op types, and every value name appears at least twice.
-func (b *builder) intern(raw []byte) string {
-	if s, ok := b.names[string(raw)]; ok {
-		return s
-	}
-	s := string(raw)
-	b.names[s] = s
-	return s
 }
 
 // AttributeProto fields.
@@ -112,16 +127,27 @@ type attribute struct {
 	graphs  []field
 	types   []field
 	sparse  []field
-	has     map[int]bool
+	has     uint32 // bit k: field k is present
 }
 
+// maxSharedAttr bounds the encoded size of an attribute kept for reuse:
+// the shared ones are a kernel_shape, strides or an axis, a few bytes each.
+const maxSharedAttr = 256
+
 func (b *builder) parseAttribute(m msg, n *nodeProto, depth int) error {
-	a := attribute{has: map[int]bool{}}
+	raw := m.data[m.start:m.end]
+	if a, ok := b.sharedAttrs[string(raw)]; ok {
+		n.attrs = append(n.attrs, a)
+		return nil
+	}
+	var a attribute
 	err := m.each("AttributeProto", func(f field) error {
-		a.has[int(f.num)] = true
+		if f.num < 32 {
+			a.has |= 1 << f.num
+		}
 		switch f.num {
 		case attrName:
-			a.name = m.str(f)
+			a.name, _ = b.intern(m.bytesOf(f))
 		case attrF:
 			if err := wantType(f, "AttributeProto.f", protowire.Fixed32Type); err != nil {
 				return err
@@ -164,8 +190,20 @@ func (b *builder) parseAttribute(m msg, n *nodeProto, depth int) error {
 	if err != nil {
 		return err
 	}
-	n.attrs = append(n.attrs, formats.Attr{Name: a.name, Value: value})
+	attr := formats.Attr{Name: a.name, Value: value}
+	n.attrs = append(n.attrs, attr)
+	if a.plain() && len(raw) <= maxSharedAttr {
+		b.sharedAttrs[string(raw)] = attr
+	}
 	return nil
+}
+
+// plain reports whether the attribute's value depends on its bytes alone,
+// so that nodes whose attribute is encoded alike can share one decoded
+// value (50,000 convolutions name a handful of kernel shapes). Tensors and
+// graphs are listed per node, so they are never shared.
+func (a *attribute) plain() bool {
+	return a.refName == "" && len(a.tensors) == 0 && len(a.graphs) == 0 && len(a.types) == 0 && len(a.sparse) == 0
 }
 
 // attrValue types an attribute by its declared type, or, in files that
@@ -216,29 +254,31 @@ func (b *builder) attrValue(m msg, a *attribute, n *nodeProto, depth int) (any, 
 
 func (a *attribute) inferType() int64 {
 	switch {
-	case a.has[attrF]:
+	case a.present(attrF):
 		return 1
-	case a.has[attrI]:
+	case a.present(attrI):
 		return 2
-	case a.has[attrS]:
+	case a.present(attrS):
 		return 3
-	case a.has[attrT]:
+	case a.present(attrT):
 		return 4
-	case a.has[attrG]:
+	case a.present(attrG):
 		return 5
-	case a.has[attrFloats]:
+	case a.present(attrFloats):
 		return 6
-	case a.has[attrInts]:
+	case a.present(attrInts):
 		return 7
-	case a.has[attrStrings]:
+	case a.present(attrStrings):
 		return 8
-	case a.has[attrTensors]:
+	case a.present(attrTensors):
 		return 9
-	case a.has[attrGraphs]:
+	case a.present(attrGraphs):
 		return 10
 	}
 	return 0
 }
+
+func (a *attribute) present(num int) bool { return a.has&(1<<num) != 0 }
 
 func nonNil[T any](s []T) []T {
 	if s == nil {
@@ -295,11 +335,7 @@ func tensorText(e *formats.TensorEntry) string {
 }
 
 func shapeOf(e *formats.TensorEntry) string {
-	dt := "string"
-	if e.DType.Valid() {
-		dt = e.DType.String()
-	}
-	return fmt.Sprintf("%s%v", dt, e.Shape)
+	return fmt.Sprintf("%s%v", e.TypeString(), e.Shape)
 }
 
 // graphAttr decodes an attribute's graphs as the node's subgraphs, unless

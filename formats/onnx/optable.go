@@ -72,7 +72,9 @@ var fusedActivations = map[string]string{
 // operators are the quantised forms of convolution, linear and arithmetic
 // layers: they count as quantisation), kernel, stride, dilation and group
 // from the attributes, channels from the weight initializer.
-func meaningOf(n *nodeProto, weight []int) formats.Meaning {
+// Attribute lists convert through ints, which reuses one []int per
+// shared attribute value.
+func meaningOf(n *nodeProto, weight []int, ints func(any) []int) formats.Meaning {
 	var m formats.Meaning
 	op := n.op
 	c, ok := opCategories[op]
@@ -126,14 +128,14 @@ func meaningOf(n *nodeProto, weight []int) formats.Meaning {
 	if convLike && m.Groups == 0 {
 		m.Groups = 1
 	}
-	m.Variant = variantOf(n)
+	m.Variant = variantOf(n, ints)
 	return m
 }
 
 // variantOf is the attribute that says which flavour of an operator a node
 // runs, shown in its box: a Transpose's perm, the axis of a Concat,
 // Softmax, Gather, Split…, a Resize's mode.
-func variantOf(n *nodeProto) string {
+func variantOf(n *nodeProto, ints func(any) []int) string {
 	for _, a := range n.attrs {
 		switch a.Name {
 		case "perm":
@@ -175,9 +177,25 @@ func transB(n *nodeProto) bool {
 	return false
 }
 
-// ints converts an ints attribute to []int, dropping it when a value is
+// intsOf converts an ints attribute to []int once per distinct value:
+// nodes whose attributes are encoded alike share their values (see
+// attribute.plain), and so share the conversion.
+func (b *builder) intsOf(v any) []int {
+	vs, ok := v.([]int64)
+	if !ok || len(vs) == 0 {
+		return convertInts(v)
+	}
+	if out, ok := b.intsCache[&vs[0]]; ok && len(out) == len(vs) {
+		return out
+	}
+	out := convertInts(v)
+	b.intsCache[&vs[0]] = out
+	return out
+}
+
+// convertInts converts an ints attribute to []int, dropping it when a value is
 // out of range (a hostile kernel of 2^62).
-func ints(v any) []int {
+func convertInts(v any) []int {
 	vs, ok := v.([]int64)
 	if !ok {
 		return nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"tensorscope/formats"
+	"tensorscope/tensor"
 )
 
 // maxQuantParams bounds the scales and zero points read at open: they are
@@ -17,7 +18,7 @@ const maxQuantParams = 1 << 16
 // B_scale, B_zp; DequantizeLinear has x, x_scale, x_zero_point.
 func quantTriples(op string) [][3]int {
 	switch {
-	case op == "DequantizeLinear":
+	case op == "DequantizeLinear", op == "QuantizeLinear":
 		return [][3]int{{0, 1, 2}}
 	case op == "QLinearConv", op == "QLinearMatMul", op == "QLinearAdd", op == "QLinearMul", op == "QGemm":
 		return [][3]int{{0, 1, 2}, {3, 4, 5}}
@@ -27,22 +28,25 @@ func quantTriples(op string) [][3]int {
 
 // markQuantised gives integer initializers that feed a quantising
 // operator their scale and zero point, so that the inspector can show them
-// dequantised. Scales and zero points are read from their initializers at
-// open: they are a few bytes each.
+// dequantised; and float initializers that feed a QuantizeLinear (QDQ
+// "fake-quant" weights) theirs and the integer type they are rounded to,
+// so that it can show the values the model computes with. Scales and zero
+// points are read from their initializers at open: they are a few bytes
+// each.
 func (b *builder) markQuantised(gp *graphProto) {
 	for _, n := range gp.nodes {
 		for _, tr := range quantTriples(n.op) {
 			if tr[1] >= len(n.inputs) {
 				continue
 			}
-			q := b.tensorOf(gp, n.inputs[tr[0]])
-			scale := b.tensorOf(gp, n.inputs[tr[1]])
-			if q == nil || scale == nil || q.Quant != nil || !q.DType.IsInteger() || !scale.DType.IsFloat() {
+			q := b.tensorEntry(n.inputs[tr[0]])
+			scale := b.tensorEntry(n.inputs[tr[1]])
+			if q == nil || scale == nil || q.Quant != nil || !scale.DType.IsFloat() || !quantisable(n.op, q) {
 				continue
 			}
 			var zp *formats.TensorEntry
 			if tr[2] < len(n.inputs) && n.inputs[tr[2]] != "" {
-				if zp = b.tensorOf(gp, n.inputs[tr[2]]); zp == nil {
+				if zp = b.tensorEntry(n.inputs[tr[2]]); zp == nil {
 					continue // a zero point computed at run time
 				}
 			}
@@ -51,14 +55,21 @@ func (b *builder) markQuantised(gp *graphProto) {
 	}
 }
 
-func (b *builder) tensorOf(gp *graphProto, name string) *formats.TensorEntry {
-	if name == "" {
+// quantisable: QuantizeLinear rounds float weights; the other operators
+// read integers.
+func quantisable(op string, q *formats.TensorEntry) bool {
+	if op == "QuantizeLinear" {
+		return q.DType.IsFloat()
+	}
+	return q.DType.IsInteger()
+}
+
+func (b *builder) tensorEntry(name string) *formats.TensorEntry {
+	id, ok := b.names[name]
+	if name == "" || !ok {
 		return nil
 	}
-	if t, ok := gp.inits[name]; ok {
-		return b.doc.Tensors[t]
-	}
-	if t, ok := b.byName[name]; ok {
+	if t := b.tensorNamed(id); t != noName {
 		return b.doc.Tensors[t]
 	}
 	return nil
@@ -82,8 +93,20 @@ func (b *builder) setQuant(q, scale, zp *formats.TensorEntry, n *nodeProto) {
 			return
 		}
 	}
+	if n.op == "QuantizeLinear" {
+		quant.Target = quantizeTarget(zp, n)
+		if !quant.Target.Valid() {
+			b.warn(-1, "tensor %q: QuantizeLinear %q rounds to a type that is not an integer; not marked quantised", q.Name, n.name)
+			return
+		}
+	}
 	q.Quant = quant
 	q.Attrs = append(q.Attrs, formats.Attr{Name: "quantised by", Value: n.op + " " + n.name})
+	// A float scale is a quantisation parameter, not a trained weight: the
+	// graph view must not call it the bias of the weight beside it.
+	if scale.Role == formats.RoleWeight {
+		scale.Role = formats.RoleConstant
+	}
 }
 
 // readSmall reads a scale or zero-point initializer's values, or nil when
@@ -112,7 +135,7 @@ func quantAxis(shape []int, channels int, n *nodeProto) int {
 	rank := len(shape)
 	want := -1
 	switch {
-	case n.op == "DequantizeLinear":
+	case n.op == "DequantizeLinear", n.op == "QuantizeLinear":
 		want = 1
 		for _, a := range n.attrs {
 			if v, ok := a.Value.(int64); ok && a.Name == "axis" {
@@ -136,4 +159,26 @@ func quantAxis(shape []int, channels int, n *nodeProto) int {
 		}
 	}
 	return -1
+}
+
+// quantizeTarget is the type QuantizeLinear rounds to: its zero point's,
+// else its output_dtype attribute (opset 21), else uint8 as onnx.proto
+// says; Invalid when that is not an integer type (float8 outputs).
+func quantizeTarget(zp *formats.TensorEntry, n *nodeProto) tensor.DType {
+	if zp != nil {
+		return integerOnly(zp.DType)
+	}
+	for _, a := range n.attrs {
+		if v, ok := a.Value.(int64); ok && a.Name == "output_dtype" && v != dtUndefined {
+			return integerOnly(dtypeOf(v))
+		}
+	}
+	return tensor.Uint8
+}
+
+func integerOnly(dt tensor.DType) tensor.DType {
+	if dt.IsInteger() {
+		return dt
+	}
+	return tensor.Invalid
 }

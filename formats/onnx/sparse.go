@@ -159,7 +159,7 @@ func (b *builder) sparseAttr(m msg, a *attribute, n *nodeProto) (any, error) {
 		}
 		e := b.sparseEntry(sp, name, formats.RoleConstant)
 		b.doc.Tensors = append(b.doc.Tensors, e)
-		b.byName[e.Name] = len(b.doc.Tensors) - 1
+		b.nameTensor(e.Name, len(b.doc.Tensors)-1, true)
 		descs = append(descs, "sparse "+tensorText(e))
 	}
 	if len(descs) == 1 {

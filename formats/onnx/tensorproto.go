@@ -42,9 +42,8 @@ type tensorProto struct {
 	dims     []int
 	rawAt    int64 // file offset of raw_data's bytes; -1 when absent
 	rawLen   int64
-	typed    int   // values found in the typed *_data fields
-	typedNum int   // which typed field holds them (0 when none)
-	strings  []int // offsets of the first string_data entries (STRING tensors)
+	typed    int // values found in the typed *_data fields
+	typedNum int // which typed field holds them (0 when none)
 	external []keyValue
 	location int64 // data_location: 0 DEFAULT, 1 EXTERNAL
 	segment  bool
@@ -56,14 +55,14 @@ type keyValue struct {
 	at         int64
 }
 
-// maxListedStrings is how many string_data entries a STRING tensor shows.
-const maxListedStrings = 16
-
 func parseTensorProto(m msg) (*tensorProto, error) {
 	tp := &tensorProto{m: m, rawAt: -1}
 	err := m.each("TensorProto", func(f field) error {
 		switch f.num {
 		case fieldDims:
+			if tp.dims == nil && f.typ == protowire.BytesType {
+				tp.dims = m.mem.takeDims(m.countPacked(f, protowire.VarintType))
+			}
 			return m.packedOrSingle(f, "TensorProto.dims", protowire.VarintType, func(v uint64) {
 				tp.dims = append(tp.dims, dimInt(v))
 			})
@@ -96,9 +95,6 @@ func parseTensorProto(m msg) (*tensorProto, error) {
 			}
 			tp.typedNum = fieldStringData
 			tp.typed++
-			if len(tp.strings) < maxListedStrings {
-				tp.strings = append(tp.strings, int(f.at))
-			}
 		case fieldExternalData:
 			if err := wantType(f, "TensorProto.external_data", protowire.BytesType); err != nil {
 				return err
@@ -238,16 +234,4 @@ func appendLE(b []byte, v uint64, width int) []byte {
 		return binary.LittleEndian.AppendUint32(b, uint32(v))
 	}
 	return binary.LittleEndian.AppendUint64(b, v)
-}
-
-// stringAt returns the string_data entry whose tag is at offset at.
-func (tp *tensorProto) stringAt(at int) string {
-	s := ""
-	m := msg{data: tp.m.data, start: int64(at), end: tp.m.end}
-	stop := fmt.Errorf("stop")
-	_ = m.each("TensorProto.string_data", func(f field) error {
-		s = m.str(f)
-		return stop
-	})
-	return s
 }

@@ -16,6 +16,7 @@ import (
 type msg struct {
 	data       []byte
 	start, end int64
+	mem        *decodeMemory // where names and dims read from it are kept; nil: plain allocations
 }
 
 // field is one field of a message as it lies in the file.
@@ -32,11 +33,11 @@ type field struct {
 func (m msg) bytesOf(f field) []byte { return m.data[f.valAt:f.end] }
 
 // sub returns a BytesType field's payload as a nested message.
-func (m msg) sub(f field) msg { return msg{data: m.data, start: f.valAt, end: f.end} }
+func (m msg) sub(f field) msg { return msg{data: m.data, start: f.valAt, end: f.end, mem: m.mem} }
 
-// str returns a BytesType field as a string (a copy: names outlive nothing
-// but must not pin the mapping once the document is closed).
-func (m msg) str(f field) string { return string(m.data[f.valAt:f.end]) }
+// str returns a BytesType field as a string: a copy, since names outlive
+// the mapping once the document is closed.
+func (m msg) str(f field) string { return m.mem.str(m.data[f.valAt:f.end]) }
 
 // each calls fn for every field of m in file order and stops at the first
 // error, naming the offset and what was expected. Groups (unused by ONNX)
