@@ -85,8 +85,8 @@ func (s *InspectorSettings) SetRange(mode RangeMode, lo, hi float64) error {
 
 // SetHistRange sets the histogram's binned range: automatic or manual.
 func (s *InspectorSettings) SetHistRange(mode RangeMode, lo, hi float64) error {
-	if mode == RangeSymmetric {
-		return errors.New("a histogram's range is auto or LO,HI, not symmetric")
+	if mode == RangeSymmetric || mode == RangeSlice {
+		return fmt.Errorf("a histogram's range is auto or LO,HI, not %s", RangeModeNames[mode])
 	}
 	r, err := checkRange(mode, lo, hi)
 	if err == nil {
@@ -97,7 +97,7 @@ func (s *InspectorSettings) SetHistRange(mode RangeMode, lo, hi float64) error {
 
 func checkRange(mode RangeMode, lo, hi float64) (RangeSetting, error) {
 	switch mode {
-	case RangeAuto, RangeSymmetric:
+	case RangeAuto, RangeSymmetric, RangeSlice:
 		return RangeSetting{Mode: mode}, nil
 	case RangeManual:
 		if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || !(lo < hi) {

@@ -34,6 +34,9 @@ func (in *Inspector) startSummary() {
 		}
 		in.summary = r
 		in.changed(ChangedSummary)
+		if in.heat.task == nil { // a running heatmap checks the range when it ends
+			in.recolour()
+		}
 		in.startHistogram()
 	})
 }
