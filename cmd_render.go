@@ -17,7 +17,7 @@ import (
 
 func init() { register("render", runRender) }
 
-const renderUsage = "tensorscope render FILE --view heatmap|histogram|graph|window|diff [--with B] [--tensor NAME] [--axes R,C] " +
+const renderUsage = "tensorscope render FILE --view heatmap|plot|histogram|graph|window|diff [--with B] [--tensor NAME] [--axes R,C] " +
 	"[--index AXIS=I ...] [--colormap NAME] [--range auto|sym|slice|LO,HI] [--bins N] [--direction tb|lr] [--constants] [--select NODE] " +
 	"[--diff absolute|relative] [--size WxH] --out OUT.png"
 
@@ -135,6 +135,10 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	case headless.ViewHeatmap:
 		if f := given("bins", "log", "plane"); f != "" {
 			return c.usageError(stderr, "%s applies to --view histogram (or window)", f)
+		}
+	case headless.ViewPlot:
+		if f := given("axes", "index", "colormap", "range", "reduce", "bins", "log", "plane"); f != "" {
+			return c.usageError(stderr, "%s does not apply to --view plot", f)
 		}
 	case headless.ViewHistogram:
 		if f := given("colormap", "reduce"); f != "" {

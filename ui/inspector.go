@@ -50,6 +50,9 @@ type inspectorView struct {
 	colSel   *widget.Select
 	sliders  *fyne.Container
 
+	plot        *linePlotView // a vector's value against index, in the heatmap's place
+	vectorAsMap *widget.Check // "Heatmap" instead of the plot, for vectors
+
 	hist     *histogramView
 	values   *widget.Table
 	valuesOK bool
@@ -157,6 +160,7 @@ func (v *inspectorView) syncControls() {
 		setRangeEntries(v.histLo, v.histHi, true, s.HistRange)
 	}
 	v.dequant.SetChecked(s.Dequantise)
+	v.vectorAsMap.SetChecked(s.VectorAsHeatmap)
 }
 
 // setRangeEntries shows a manual range's bounds, enabled only for a manual
@@ -194,6 +198,9 @@ func (v *inspectorView) update(c viewmodel.Change) {
 			v.heatNote.SetText(err.Error())
 		}
 		v.refreshValues()
+	}
+	if c&(viewmodel.ChangedHeatmap|viewmodel.ChangedTensor) != 0 {
+		v.showPlotOrHeatmap()
 	}
 	if c&viewmodel.ChangedHistogram != 0 {
 		v.hist.update()
@@ -353,7 +360,14 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 	zoomIn := widget.NewButtonWithIcon("", theme.ZoomInIcon(), func() { v.heat.zoomCentre(2) })
 	zoomOut := widget.NewButtonWithIcon("", theme.ZoomOutIcon(), func() { v.heat.zoomCentre(0.5) })
 
-	axes := container.NewHBox(widget.NewLabel("Rows"), v.rowSel, widget.NewLabel("Cols"), v.colSel,
+	v.plot = newLinePlotView(v.in)
+	v.vectorAsMap = widget.NewCheck("Heatmap", func(on bool) {
+		if !v.syncing {
+			v.in.SetVectorAsHeatmap(on)
+		}
+	})
+	v.vectorAsMap.Hide()
+	axes := container.NewHBox(v.vectorAsMap, widget.NewLabel("Rows"), v.rowSel, widget.NewLabel("Cols"), v.colSel,
 		widget.NewLabel("Reduce"), red, zoomOut, zoomIn, fit)
 	colours := container.NewHBox(widget.NewLabel("Colours"), cmap, widget.NewLabel("Range"), rangeSel,
 		container.NewGridWrap(fyne.NewSize(90, lo.MinSize().Height), lo),
@@ -362,7 +376,36 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 	bottom := container.NewVBox(v.heatNote, v.hover)
 	v.cmapSel, v.rangeSel, v.redSel, v.rangeLo, v.rangeHi = cmap, rangeSel, red, lo, hi
 	v.heatArea = newHeatmapArea(v.heat, v.bar)
-	return container.NewBorder(controls, bottom, nil, nil, v.heatArea)
+	return container.NewBorder(controls, bottom, nil, nil, container.NewStack(v.heatArea, v.plot.content))
+}
+
+// showPlotOrHeatmap shows a vector's plot, or the heatmap, in the first
+// tab, and names the tab after it.
+func (v *inspectorView) showPlotOrHeatmap() {
+	if v.in.IsVector() {
+		v.vectorAsMap.Show()
+	} else {
+		v.vectorAsMap.Hide()
+	}
+	title := "Heatmap"
+	if v.in.ShowsLinePlot() {
+		title = "Plot"
+		v.heatArea.Hide()
+		v.plot.content.Show()
+		v.plot.update()
+		note := v.in.LinePlotNote()
+		if _, err := v.in.LinePlot(); err != nil {
+			note = err.Error()
+		}
+		v.heatNote.SetText(note)
+	} else {
+		v.plot.content.Hide()
+		v.heatArea.Show()
+	}
+	if tab := v.tabs.Items[0]; tab.Text != title {
+		tab.Text = title
+		v.tabs.Refresh()
+	}
 }
 
 // rebuildAxes refreshes the axis choices and the sliders for the other axes.

@@ -44,6 +44,7 @@ type Inspector struct {
 	summary summaryResult
 	heat    heatmapState
 	hist    histogramState
+	line    linePlotState // vectors: value against index
 
 	loadTask, summaryTask *Task
 	progress              map[string]float64
@@ -64,7 +65,7 @@ type Inspector struct {
 // NewInspector returns an empty inspector posting through post.
 func NewInspector(post Poster) *Inspector {
 	return &Inspector{post: post, index: -1, heat: newHeatmapState(), hist: newHistogramState(),
-		progress: map[string]float64{}, part: tensor.Magnitude}
+		line: newLinePlotState(), progress: map[string]float64{}, part: tensor.Magnitude}
 }
 
 // setDocument names the document whose tensors are shown (nil for
@@ -89,6 +90,7 @@ func (in *Inspector) Show(index int, e *formats.TensorEntry) {
 	in.summary = summaryResult{}
 	in.heat.reset()
 	in.hist.reset()
+	in.line.reset()
 	in.text = textState{}
 	in.changed(ChangedAll)
 	if e == nil {
@@ -148,6 +150,7 @@ func (in *Inspector) load() {
 		in.changed(ChangedTensor)
 		in.startSummary()
 		in.startHeatmap()
+		in.startLinePlot()
 	})
 }
 
@@ -184,6 +187,7 @@ func (in *Inspector) SetDequantised(on bool) {
 	in.summary = summaryResult{}
 	in.heat.reset()
 	in.hist.reset()
+	in.line.reset()
 	in.load()
 }
 
@@ -209,7 +213,7 @@ func (in *Inspector) Close() { in.stopAll() }
 
 func (in *Inspector) tasks() []*Task {
 	var out []*Task
-	for _, t := range []*Task{in.loadTask, in.summaryTask, in.heat.task, in.hist.task, in.text.task} {
+	for _, t := range []*Task{in.loadTask, in.summaryTask, in.heat.task, in.hist.task, in.line.task, in.text.task} {
 		if t != nil {
 			out = append(out, t)
 		}
@@ -221,7 +225,7 @@ func (in *Inspector) stopAll() {
 	for _, t := range in.tasks() {
 		t.Cancel()
 	}
-	in.loadTask, in.summaryTask, in.heat.task, in.hist.task, in.text.task = nil, nil, nil, nil, nil
+	in.loadTask, in.summaryTask, in.heat.task, in.hist.task, in.line.task, in.text.task = nil, nil, nil, nil, nil, nil
 	for k := range in.progress {
 		delete(in.progress, k)
 	}

@@ -26,6 +26,9 @@ type InspectorSettings struct {
 	HistScope  HistScope
 	HistRange  RangeSetting // the histogram's binned range: auto or manual
 	Dequantise bool
+	// VectorAsHeatmap draws a vector (one axis longer than 1) as a heatmap
+	// strip instead of a plot of value against index.
+	VectorAsHeatmap bool
 }
 
 // RangeSetting is a range mode with the manual bounds.
@@ -247,7 +250,8 @@ func (in *Inspector) Settings() InspectorSettings {
 	h, g := &in.heat, &in.hist
 	s := InspectorSettings{Colormap: h.cmap, Range: RangeSetting{h.rangeMode, h.lo, h.hi},
 		Reduction: Reductions[h.reduction], HistBins: g.bins, HistLog: g.log, HistScope: g.scope,
-		HistRange: RangeSetting{g.rangeMode, g.lo, g.hi}, Dequantise: in.dequant}
+		HistRange: RangeSetting{g.rangeMode, g.lo, g.hi}, Dequantise: in.dequant,
+		VectorAsHeatmap: in.line.asHeatmap}
 	if h.t != nil {
 		s.Axes = []int{h.rowAxis, h.colAxis}
 		for a, i := range h.fixed {
@@ -284,6 +288,7 @@ func (in *Inspector) Apply(s InspectorSettings) {
 	}
 	g.log, g.scope = s.HistLog, s.HistScope
 	g.rangeMode, g.lo, g.hi = s.HistRange.Mode, s.HistRange.Lo, s.HistRange.Hi
+	in.line.asHeatmap = s.VectorAsHeatmap
 	in.plane = &s
 	in.settingsErr = nil
 	in.changed(ChangedSettings)
@@ -300,6 +305,7 @@ func (in *Inspector) Apply(s InspectorSettings) {
 	in.applyPlane()
 	in.startHeatmap()
 	in.startHistogram()
+	in.startLinePlot()
 }
 
 // applyPlane sets the heatmap's plane from the last applied settings.

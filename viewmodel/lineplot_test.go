@@ -1,0 +1,131 @@
+package viewmodel
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"tensorscope/formats"
+	"tensorscope/tensor"
+)
+
+func TestVectorAxis(t *testing.T) {
+	for _, c := range []struct {
+		shape []int
+		want  int
+	}{
+		{[]int{256}, 0}, {[]int{1, 12, 1, 1}, 1}, {[]int{1, 1}, 1}, {[]int{3, 4}, -1}, {[]int{2, 1, 5}, -1},
+	} {
+		if got := vectorAxis(c.shape); got != c.want {
+			t.Errorf("vectorAxis(%v) = %d, want %d", c.shape, got, c.want)
+		}
+	}
+}
+
+func TestLongVectorIsAMinMaxEnvelope(t *testing.T) {
+	const n = 1000
+	vals := make([]float32, n)
+	for i := range vals {
+		vals[i] = float32(i % 10) // every block of 10: 0..9, mean 4.5
+	}
+	vals[995] = float32(math.NaN())
+	in, q, _ := newTestInspector()
+	in.SetPlotColumns(100)
+	in.Show(0, f32Entry("signal", []int{1, n}, vals))
+	drain(t, q, in)
+	if !in.ShowsLinePlot() {
+		t.Fatal("a [1,1000] tensor is not plotted")
+	}
+	p, err := in.LinePlot()
+	if err != nil || p == nil {
+		t.Fatalf("plot %v, %v", p, err)
+	}
+	if p.N != n || p.Step != 10 || p.Columns() != 100 || p.Axis != 1 || p.Bars() {
+		t.Fatalf("plot of %d values, step %d, %d columns, axis %d, bars %v", p.N, p.Step, p.Columns(), p.Axis, p.Bars())
+	}
+	for c := range 99 {
+		if p.Min[c] != 0 || p.Max[c] != 9 || p.Mean[c] != 4.5 {
+			t.Fatalf("column %d: %g..%g mean %g, want 0..9 mean 4.5", c, p.Min[c], p.Max[c], p.Mean[c])
+		}
+	}
+	// The last column lost its 5 to the NaN: finite values 0..4, 6..9.
+	if p.Min[99] != 0 || p.Max[99] != 9 || p.Mean[99] != 40.0/9 || p.NonFinite != 1 {
+		t.Errorf("last column %g..%g mean %g, %d non-finite", p.Min[99], p.Max[99], p.Mean[99], p.NonFinite)
+	}
+	if note := in.LinePlotNote(); !strings.Contains(note, "10 per column") || !strings.Contains(note, "1 NaN") {
+		t.Errorf("note %q", note)
+	}
+	if img := in.RenderLinePlot(300, 200, PlotStyle{}); img == nil || img.Bounds().Dx() != 300 {
+		t.Errorf("rendered %v", img)
+	}
+	// A wider view gets every value its column.
+	in.SetPlotColumns(2000)
+	drain(t, q, in)
+	if p, _ := in.LinePlot(); p.Step != 1 || p.Columns() != n || p.Mean[7] != 7 {
+		t.Errorf("at 2000 columns: step %d, %d columns", p.Step, p.Columns())
+	}
+}
+
+func TestShortVectorIsBarsAndAHeatmapOnRequest(t *testing.T) {
+	in, q, _ := newTestInspector()
+	in.Show(0, f32Entry("bias", []int{12}, seq(12)))
+	drain(t, q, in)
+	p, _ := in.LinePlot()
+	if p == nil || !p.Bars() || p.Step != 1 || p.Mean[11] != 11 {
+		t.Fatalf("bias plot %+v", p)
+	}
+	if in.Heatmap() == nil {
+		t.Error("the heatmap of a vector must stay available")
+	}
+	in.SetVectorAsHeatmap(true)
+	drain(t, q, in)
+	if in.ShowsLinePlot() || !in.Settings().VectorAsHeatmap {
+		t.Error("the heatmap choice did not stick")
+	}
+	if p, _ := in.LinePlot(); p != nil {
+		t.Error("a plot was kept for a vector shown as a heatmap")
+	}
+	s := in.Settings()
+	s.VectorAsHeatmap = false
+	in.Apply(s)
+	drain(t, q, in)
+	if p, _ := in.LinePlot(); p == nil || !in.ShowsLinePlot() {
+		t.Error("applying settings without the heatmap choice did not plot")
+	}
+}
+
+func TestMatrixIsNotPlotted(t *testing.T) {
+	in, q, _ := newTestInspector()
+	in.Show(0, f32Entry("w", []int{3, 4}, seq(12)))
+	drain(t, q, in)
+	if in.IsVector() || in.ShowsLinePlot() {
+		t.Error("a [3,4] tensor is offered as a plot")
+	}
+	if p, _ := in.LinePlot(); p != nil {
+		t.Error("a plot was computed for a matrix")
+	}
+}
+
+// Packed and block dtypes are plotted from their decoded values, as the
+// statistics read them.
+func TestPackedVectorIsPlotted(t *testing.T) {
+	// int4: two per byte, low nibble first: 1, -2, 3, -4.
+	b := []byte{0xE1, 0xC3}
+	shape := []int{4}
+	e := &formats.TensorEntry{Name: "q", DType: tensor.Int4, Shape: shape, NBytes: 2}
+	e.SetLoader(func(context.Context) (*tensor.Tensor, error) { return tensor.FromBytes(b, tensor.Int4, shape) })
+	in, q, _ := newTestInspector()
+	in.Show(0, e)
+	drain(t, q, in)
+	p, err := in.LinePlot()
+	if err != nil || p == nil {
+		t.Fatalf("int4 plot %v, %v", p, err)
+	}
+	want := []float64{1, -2, 3, -4}
+	for i, w := range want {
+		if p.Mean[i] != w {
+			t.Fatalf("int4 plot values %v, want %v", p.Mean, want)
+		}
+	}
+}
