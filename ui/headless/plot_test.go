@@ -40,7 +40,7 @@ func labelsTSR(t *testing.T) []byte {
 	b := make([]byte, 4*10000)
 	for i := range 10000 {
 		u := float64(i*7919%10007) / 10007 // spread over [0, 1) in a scrambled order
-		label := int(10 * u * u)          // 0..9, small labels the most common
+		label := int(10 * u * u)           // 0..9, small labels the most common
 		binary.LittleEndian.PutUint32(b[4*i:], uint32(label))
 	}
 	x, err := tensor.FromBytes(b, tensor.Int32, []int{10000})
