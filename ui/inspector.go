@@ -64,7 +64,7 @@ type inspectorView struct {
 	// not send the values back.
 	cmapSel, rangeSel, redSel, binsSel *widget.Select
 	rangeLo, rangeHi, histLo, histHi   *widget.Entry
-	histLog, histManual                *widget.Check
+	histLog, histManual, pin           *widget.Check
 	histScope                          *widget.RadioGroup
 	syncing                            bool
 }
@@ -161,6 +161,7 @@ func (v *inspectorView) syncControls() {
 	}
 	v.dequant.SetChecked(s.Dequantise)
 	v.vectorAsMap.SetChecked(s.VectorAsHeatmap)
+	v.pin.SetChecked(v.in.Pinned())
 }
 
 // setRangeEntries shows a manual range's bounds, enabled only for a manual
@@ -369,9 +370,16 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 	v.vectorAsMap.Hide()
 	axes := container.NewHBox(v.vectorAsMap, widget.NewLabel("Rows"), v.rowSel, widget.NewLabel("Cols"), v.colSel,
 		widget.NewLabel("Reduce"), red, zoomOut, zoomIn, fit)
+	// Settings belong to the tensor they are made on; pinned, they carry
+	// over to every tensor shown next.
+	v.pin = widget.NewCheck("Pin settings", func(on bool) {
+		if !v.syncing {
+			v.in.SetPinned(on)
+		}
+	})
 	colours := container.NewHBox(widget.NewLabel("Colours"), cmap, widget.NewLabel("Range"), rangeSel,
 		container.NewGridWrap(fyne.NewSize(90, lo.MinSize().Height), lo),
-		container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi))
+		container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi), v.pin)
 	controls := container.NewVBox(container.NewHScroll(axes), container.NewHScroll(colours), v.sliders)
 	bottom := container.NewVBox(v.heatNote, v.hover)
 	v.cmapSel, v.rangeSel, v.redSel, v.rangeLo, v.rangeHi = cmap, rangeSel, red, lo, hi

@@ -52,10 +52,14 @@ type Inspector struct {
 	// closing it never unmaps a file under a running computation.
 	doc *formats.Document
 
-	// plane is the last applied settings, whose axes and indices apply to
-	// each tensor shown; settingsErr says why they did not fit.
+	// plane is the settings whose axes and indices apply to the tensor
+	// being loaded; settingsErr says why they did not fit, unless
+	// planeQuiet (a tensor's remembered or pinned plane, which applies only
+	// where it fits).
 	plane       *InspectorSettings
+	planeQuiet  bool
 	settingsErr error
+	perTensor   perTensorSettings
 
 	// pendingPlace is applied when the tensor being loaded arrives: the
 	// plane and zoom the user had before a reload.
@@ -83,9 +87,11 @@ func (in *Inspector) Show(index int, e *formats.TensorEntry) {
 	if index == in.index && e == in.entry {
 		return
 	}
+	in.leaveTensor()
 	in.stopAll()
 	in.pendingPlace = nil
 	in.index, in.entry = index, e
+	in.enterTensor()
 	in.err, in.raw, in.shown = nil, nil, nil
 	in.summary = summaryResult{}
 	in.heat.reset()

@@ -269,27 +269,15 @@ func (in *Inspector) Settings() InspectorSettings {
 	return s
 }
 
-// Apply makes s the inspector's settings. The plane (Axes, Index) applies
-// to the shown tensor once it is loaded, and to each tensor shown later
-// until the next Apply; when it does not fit the tensor's shape,
-// SettingsErr says why and the default plane is shown.
+// Apply makes s the inspector's settings: the shown tensor's, and those
+// each tensor shown later starts from until it has settings of its own
+// (what the render command's flags give). The plane (Axes, Index) applies
+// to the shown tensor once it is loaded; when it does not fit the tensor's
+// shape, SettingsErr says why and the default plane is shown.
 func (in *Inspector) Apply(s InspectorSettings) {
-	if s.Colormap != nil && s.Colormap != in.heat.cmap {
-		in.heat.cmap = s.Colormap
-	}
-	h := &in.heat
-	h.rangeMode, h.lo, h.hi = s.Range.Mode, s.Range.Lo, s.Range.Hi
-	if i := slices.Index(Reductions, s.Reduction); i >= 0 {
-		h.reduction = i
-	}
-	g := &in.hist
-	if checkBins(s.HistBins) == nil {
-		g.bins = s.HistBins
-	}
-	g.log, g.scope = s.HistLog, s.HistScope
-	g.rangeMode, g.lo, g.hi = s.HistRange.Mode, s.HistRange.Lo, s.HistRange.Hi
-	in.line.asHeatmap = s.VectorAsHeatmap
-	in.plane = &s
+	in.choose(s)
+	in.plane, in.planeQuiet = &s, false
+	in.perTensor.base = &s
 	in.settingsErr = nil
 	in.changed(ChangedSettings)
 	if s.Dequantise != in.dequant {
@@ -308,6 +296,26 @@ func (in *Inspector) Apply(s InspectorSettings) {
 	in.startLinePlot()
 }
 
+// choose takes the choices of s other than the plane and dequantisation,
+// without computing anything.
+func (in *Inspector) choose(s InspectorSettings) {
+	if s.Colormap != nil {
+		in.heat.cmap = s.Colormap
+	}
+	h := &in.heat
+	h.rangeMode, h.lo, h.hi = s.Range.Mode, s.Range.Lo, s.Range.Hi
+	if i := slices.Index(Reductions, s.Reduction); i >= 0 {
+		h.reduction = i
+	}
+	g := &in.hist
+	if checkBins(s.HistBins) == nil {
+		g.bins = s.HistBins
+	}
+	g.log, g.scope = s.HistLog, s.HistScope
+	g.rangeMode, g.lo, g.hi = s.HistRange.Mode, s.HistRange.Lo, s.HistRange.Hi
+	in.line.asHeatmap = s.VectorAsHeatmap
+}
+
 // applyPlane sets the heatmap's plane from the last applied settings.
 func (in *Inspector) applyPlane() {
 	if in.plane == nil || in.heat.t == nil {
@@ -315,7 +323,9 @@ func (in *Inspector) applyPlane() {
 	}
 	row, col, fixed, err := in.plane.checkPlane(in.heat.t.Shape())
 	if err != nil {
-		in.settingsErr = err
+		if !in.planeQuiet {
+			in.settingsErr = err
+		}
 		return
 	}
 	h := &in.heat
