@@ -582,7 +582,8 @@ func (v *inspectorView) histogramTab() fyne.CanvasObject {
 	controls := container.NewHBox(scope, widget.NewLabel("Bins"), bins, logc, manual,
 		container.NewGridWrap(fyne.NewSize(90, lo.MinSize().Height), lo),
 		container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi))
-	return container.NewBorder(container.NewHScroll(controls), v.hist.note, nil, nil, v.hist.raster)
+	return container.NewBorder(container.NewHScroll(controls), container.NewVBox(v.hist.note, v.hist.hover), nil, nil,
+		newHoverRaster(v.hist.raster, v.hist.hoverAt))
 }
 
 // histogramView draws the inspector's histogram at the size it is given.
@@ -590,12 +591,13 @@ type histogramView struct {
 	in     *viewmodel.Inspector
 	raster *canvas.Raster
 	note   *widget.Label
+	hover  *widget.Label // the bar under the pointer: its range and count
 	cache  image.Image
 	key    [2]int
 }
 
 func newHistogramView(in *viewmodel.Inspector) *histogramView {
-	h := &histogramView{in: in, note: widget.NewLabel("")}
+	h := &histogramView{in: in, note: widget.NewLabel(""), hover: widget.NewLabel("")}
 	h.raster = canvas.NewRaster(h.draw)
 	h.raster.SetMinSize(fyne.NewSize(240, 120))
 	return h
@@ -611,6 +613,11 @@ func (h *histogramView) draw(w, ht int) image.Image {
 	}
 	h.cache, h.key = img, [2]int{w, ht}
 	return img
+}
+
+// hoverAt shows the bar under pixel column x of the drawn histogram.
+func (h *histogramView) hoverAt(x float64) {
+	h.hover.SetText(h.in.HistogramInfoAt(x, h.key[0], h.key[1]))
 }
 
 func (h *histogramView) update() {
