@@ -201,7 +201,7 @@ func TestRenderUsageAndErrors(t *testing.T) {
 		t.Error("a failed render wrote its output")
 	}
 	outHelp, _, code := runCmd("render", "--help")
-	if code != 0 || !strings.Contains(outHelp, "--view heatmap|histogram|graph|window") {
+	if code != 0 || !strings.Contains(outHelp, "--view heatmap|plot|histogram|graph|window") {
 		t.Errorf("render --help: exit %d\n%s", code, outHelp)
 	}
 }
