@@ -50,8 +50,9 @@ type inspectorView struct {
 	colSel   *widget.Select
 	sliders  *fyne.Container
 
-	plot        *linePlotView // a vector's value against index, in the heatmap's place
-	vectorAsMap *widget.Check // "Heatmap" instead of the plot, for vectors
+	plot        *linePlotView   // a vector's value against index, in the heatmap's place
+	vectorAsMap *widget.Check   // "Heatmap" instead of the plot, for vectors
+	heatOnly    *fyne.Container // the heatmap's plane, reduction and zoom controls
 
 	hist     *histogramView
 	values   *widget.Table
@@ -361,15 +362,16 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 	zoomIn := widget.NewButtonWithIcon("", theme.ZoomInIcon(), func() { v.heat.zoomCentre(2) })
 	zoomOut := widget.NewButtonWithIcon("", theme.ZoomOutIcon(), func() { v.heat.zoomCentre(0.5) })
 
-	v.plot = newLinePlotView(v.in)
+	v.plot = newLinePlotView(v.in, func(s string) { v.hover.SetText(s) })
 	v.vectorAsMap = widget.NewCheck("Heatmap", func(on bool) {
 		if !v.syncing {
 			v.in.SetVectorAsHeatmap(on)
 		}
 	})
 	v.vectorAsMap.Hide()
-	axes := container.NewHBox(v.vectorAsMap, widget.NewLabel("Rows"), v.rowSel, widget.NewLabel("Cols"), v.colSel,
+	v.heatOnly = container.NewHBox(widget.NewLabel("Rows"), v.rowSel, widget.NewLabel("Cols"), v.colSel,
 		widget.NewLabel("Reduce"), red, zoomOut, zoomIn, fit)
+	axes := container.NewHBox(v.vectorAsMap, v.heatOnly)
 	// Settings belong to the tensor they are made on; pinned, they carry
 	// over to every tensor shown next.
 	v.pin = widget.NewCheck("Pin settings", func(on bool) {
@@ -398,6 +400,7 @@ func (v *inspectorView) showPlotOrHeatmap() {
 	title := "Heatmap"
 	if v.in.ShowsLinePlot() {
 		title = "Plot"
+		v.heatOnly.Hide()
 		v.heatArea.Hide()
 		v.plot.content.Show()
 		v.plot.update()
@@ -408,6 +411,7 @@ func (v *inspectorView) showPlotOrHeatmap() {
 		v.heatNote.SetText(note)
 	} else {
 		v.plot.content.Hide()
+		v.heatOnly.Show()
 		v.heatArea.Show()
 	}
 	if tab := v.tabs.Items[0]; tab.Text != title {

@@ -18,13 +18,18 @@ type linePlotView struct {
 	content *fyne.Container
 	cache   image.Image
 	key     [2]int
+	onHover func(string)
 }
 
-func newLinePlotView(in *viewmodel.Inspector) *linePlotView {
-	p := &linePlotView{in: in}
+// newLinePlotView builds the plot; onHover receives what the pointer is
+// over ("" when nothing).
+func newLinePlotView(in *viewmodel.Inspector, onHover func(string)) *linePlotView {
+	p := &linePlotView{in: in, onHover: onHover}
 	p.raster = canvas.NewRaster(p.draw)
 	p.raster.SetMinSize(fyne.NewSize(240, 120))
-	p.content = container.New(plotWidthLayout{in}, p.raster)
+	p.content = container.New(plotWidthLayout{in}, newHoverRaster(p.raster, func(x float64) {
+		p.onHover(p.in.LinePlotInfoAt(x, p.key[0], p.key[1]))
+	}))
 	return p
 }
 

@@ -71,3 +71,29 @@ func TestHistogramRangeRefusesSliceMode(t *testing.T) {
 		t.Errorf("heatmap range 'this slice': %v, %+v", err, s.Range)
 	}
 }
+
+// Until the statistics arrive the heatmap is painted with the slice's
+// range; their arrival repaints the same grid, without downsampling again.
+func TestColourRangeBeforeAndAfterTheStatistics(t *testing.T) {
+	in, q, _ := newTestInspector()
+	in.Show(0, f32Entry("w", []int{2, 3, 4}, seq(24)))
+	drain(t, q, in)
+	summary := in.summary
+	grid := in.Heatmap().Grid
+	in.summary = summaryResult{} // as before the statistics are computed
+	if c := in.colourRange(); c.mode != RangeAuto {
+		t.Fatalf("without statistics the range is %+v, want the shown slice's", c)
+	}
+	in.recolour()
+	if lo, hi := heatRange(t, in); lo != 0 || hi != 11 {
+		t.Errorf("before the statistics: %g..%g, want the slice's 0..11", lo, hi)
+	}
+	in.summary = summary
+	in.recolour()
+	if lo, hi := heatRange(t, in); lo != 0 || hi != 23 {
+		t.Errorf("after the statistics: %g..%g, want 0..23", lo, hi)
+	}
+	if in.Heatmap().Grid != grid || !in.Idle() {
+		t.Error("the repaint downsampled the plane again")
+	}
+}

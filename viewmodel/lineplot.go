@@ -44,6 +44,8 @@ type linePlotState struct {
 	result    *LinePlot
 	err       error
 	task      *Task
+	frame     plotFrame // where the last drawing put the data, for hovering
+	frameOf   *LinePlot // the plot frame was drawn for
 }
 
 func newLinePlotState() linePlotState { return linePlotState{columns: DefaultPlotColumns} }

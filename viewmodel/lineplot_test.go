@@ -129,3 +129,35 @@ func TestPackedVectorIsPlotted(t *testing.T) {
 		}
 	}
 }
+
+// The hover text maps a pixel of the drawn plot back to its value or
+// column.
+func TestLinePlotInfoAtPixel(t *testing.T) {
+	in, q, _ := newTestInspector()
+	in.Show(0, f32Entry("bias", []int{12}, seq(12)))
+	drain(t, q, in)
+	if in.RenderLinePlot(400, 300, PlotStyle{}) == nil {
+		t.Fatal("no plot drawn")
+	}
+	f := in.line.frame
+	pixelOf := func(v float64) float64 { return f.left + (v-f.xmin)/(f.xmax-f.xmin)*(f.right-f.left) }
+	if got := in.LinePlotInfoAt(pixelOf(7.2), 400, 300); got != "index 7: 7" {
+		t.Errorf("hover over bar 7: %q", got)
+	}
+	if got := in.LinePlotInfoAt(pixelOf(7), 401, 300); got != "" {
+		t.Errorf("at a size not drawn: %q", got)
+	}
+
+	vals := make([]float32, 1000)
+	for i := range vals {
+		vals[i] = float32(i % 10)
+	}
+	in.SetPlotColumns(100)
+	in.Show(1, f32Entry("signal", []int{1000}, vals))
+	drain(t, q, in)
+	in.RenderLinePlot(400, 300, PlotStyle{})
+	f = in.line.frame
+	if got := in.LinePlotInfoAt(pixelOf(123), 400, 300); got != "indices 120–129: 0 to 9, mean 4.5" {
+		t.Errorf("hover over a reduced column: %q", got)
+	}
+}

@@ -1,6 +1,7 @@
 package viewmodel
 
 import (
+	"fmt"
 	"image"
 	"image/color"
 	"math"
@@ -18,10 +19,38 @@ func (in *Inspector) RenderLinePlot(w, h int, style PlotStyle) image.Image {
 	if p == nil || p.Columns() == 0 || w < 1 || h < 1 {
 		return nil
 	}
-	return renderLinePlot(p, w, h, style)
+	img, frame := drawPlotFramed(linePlot(p, style), w, h)
+	in.line.frame, in.line.frameOf = frame, p
+	return img
 }
 
-func renderLinePlot(lp *LinePlot, w, h int, style PlotStyle) image.Image {
+// LinePlotInfoAt describes the column under pixel x of the plot last drawn
+// at w×h pixels, for the hover text: "index 12: 0.0371", or for a reduced
+// plot "indices 4096–4111: -0.12 to 0.31, mean 0.021".
+func (in *Inspector) LinePlotInfoAt(x float64, w, h int) string {
+	f, p := in.line.frame, in.line.result
+	if p == nil || p != in.line.frameOf || f.width != w || f.height != h {
+		return ""
+	}
+	v, ok := f.valueAt(x)
+	i := int(math.Round(v))
+	if !ok || i < 0 || i >= p.N {
+		return ""
+	}
+	c := i / p.Step
+	if p.Step == 1 {
+		return fmt.Sprintf("index %d: %s", i, FormatFloat(p.Mean[c], 6))
+	}
+	first, last := p.ColumnStart(c), min(p.ColumnStart(c)+p.Step, p.N)-1
+	if !finite(p.Mean[c]) {
+		return fmt.Sprintf("indices %d–%d: no finite value", first, last)
+	}
+	return fmt.Sprintf("indices %d–%d: %s to %s, mean %s", first, last,
+		FormatFloat(p.Min[c], 4), FormatFloat(p.Max[c], 4), FormatFloat(p.Mean[c], 4))
+}
+
+// linePlot is lp as a gonum plot, not yet drawn.
+func linePlot(lp *LinePlot, style PlotStyle) *plot.Plot {
 	p := plot.New()
 	style.apply(p)
 	p.X.Label.Text = "index"
@@ -43,7 +72,7 @@ func renderLinePlot(lp *LinePlot, w, h int, style PlotStyle) image.Image {
 	p.Y.Min, p.Y.Max = valueRange(lp)
 	p.X.Tick.Marker = countTicks{}
 	p.X.Padding, p.Y.Padding = vg.Points(2), vg.Points(2)
-	return drawPlot(p, w, h)
+	return p
 }
 
 // valueRange is the plot's value axis: the columns' min..max with a little

@@ -193,6 +193,19 @@ func (h *headless) capture(win fyne.Window, size fyne.Size) (image.Image, error)
 	return win.Canvas().Capture(), nil
 }
 
+// captureInspector is capture for a window showing in: laying it out at
+// size may start work sized to it (a plot gets one column per pixel of its
+// width), which settles before the capture.
+func (h *headless) captureInspector(ctx context.Context, win fyne.Window, size fyne.Size, in *viewmodel.Inspector) (image.Image, error) {
+	if err := resize(win, size); err != nil {
+		return nil, err
+	}
+	if err := h.settle(ctx, in.Ready); err != nil {
+		return nil, err
+	}
+	return win.Canvas().Capture(), nil
+}
+
 // resize sizes win, which must hold its content's minimum size: a real
 // window cannot be made smaller, and Fyne's painter fails on the negative
 // sizes layouts would hand out.
@@ -306,7 +319,7 @@ func (h *headless) renderInspector(ctx context.Context, doc *formats.Document, o
 		content = panel.Histogram()
 	}
 	h.win.SetContent(content)
-	return h.capture(h.win, size)
+	return h.captureInspector(ctx, h.win, size, in)
 }
 
 // settleInspector waits until the inspector is ready and reports why it
@@ -352,6 +365,7 @@ func (h *headless) renderWindow(ctx context.Context, doc *formats.Document, opt 
 		if err := h.settleInspector(ctx, d.Inspector); err != nil {
 			return nil, err
 		}
+		return h.captureInspector(ctx, mw.Window(), size, d.Inspector)
 	}
 	return h.capture(mw.Window(), size)
 }
