@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"tensorscope/formats"
 	"tensorscope/tensor"
@@ -159,5 +160,46 @@ func TestLinePlotInfoAtPixel(t *testing.T) {
 	f = in.line.frame
 	if got := in.LinePlotInfoAt(pixelOf(123), 400, 300); got != "indices 120–129: 0 to 9, mean 4.5" {
 		t.Errorf("hover over a reduced column: %q", got)
+	}
+}
+
+// Selecting another tensor cancels a plot still being computed: its result
+// never arrives.
+func TestLinePlotCancelledOnSelection(t *testing.T) {
+	in, q, _ := newTestInspector()
+	in.Show(0, f32Entry("long", []int{1 << 20}, make([]float32, 1<<20)))
+	stepUntil(t, q, func() bool { return in.line.task != nil }) // loaded: the plot is running
+	plotTask := in.line.task
+	in.Show(1, f32Entry("bias", []int{3}, []float32{7, 8, 9}))
+	if !plotTask.cancelled.Load() {
+		t.Error("the first tensor's plot was not cancelled")
+	}
+	plotTask.Wait()
+	drain(t, q, in)
+	if p, _ := in.LinePlot(); p == nil || p.N != 3 || p.Mean[0] != 7 {
+		t.Errorf("plot after switching: %+v", p)
+	}
+}
+
+// stepUntil runs posted functions one at a time until cond holds, so that
+// results posted after that moment stay queued.
+func stepUntil(t *testing.T, q *Queue, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		q.mu.Lock()
+		var f func()
+		if len(q.fns) > 0 {
+			f, q.fns = q.fns[0], q.fns[1:]
+		}
+		q.mu.Unlock()
+		switch {
+		case f != nil:
+			f()
+		case time.Now().After(deadline):
+			t.Fatal("the condition did not come true")
+		default:
+			time.Sleep(time.Millisecond)
+		}
 	}
 }
