@@ -586,8 +586,9 @@ func (v *inspectorView) histogramTab() fyne.CanvasObject {
 	controls := container.NewHBox(scope, widget.NewLabel("Bins"), bins, logc, manual,
 		container.NewGridWrap(fyne.NewSize(90, lo.MinSize().Height), lo),
 		container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi))
+	v.hist.area = newHoverRaster(v.hist.raster, v.hist.hoverAt)
 	return container.NewBorder(container.NewHScroll(controls), container.NewVBox(v.hist.note, v.hist.hover), nil, nil,
-		newHoverRaster(v.hist.raster, v.hist.hoverAt))
+		v.hist.area)
 }
 
 // histogramView draws the inspector's histogram at the size it is given.
@@ -596,6 +597,7 @@ type histogramView struct {
 	raster *canvas.Raster
 	note   *widget.Label
 	hover  *widget.Label // the bar under the pointer: its range and count
+	area   *hoverRaster  // the raster, reporting the pointer
 	cache  image.Image
 	key    [2]int
 }
