@@ -2,6 +2,7 @@ package viewmodel
 
 import (
 	"context"
+	"encoding/binary"
 	"math"
 	"strings"
 	"testing"
@@ -200,6 +201,31 @@ func stepUntil(t *testing.T, q *Queue, cond func() bool) {
 			t.Fatal("the condition did not come true")
 		default:
 			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
+// A ggml block type is plotted from its dequantised values: one q8_0 block
+// of 32 int8 values with an f16 scale of 0.5.
+func TestBlockVectorIsPlotted(t *testing.T) {
+	b := make([]byte, 34)
+	binary.LittleEndian.PutUint16(b, tensor.Float32ToFloat16(0.5))
+	for i := range 32 {
+		b[2+i] = byte(int8(i - 16))
+	}
+	shape := []int{32}
+	e := &formats.TensorEntry{Name: "q8", DType: tensor.GGMLQ8_0, Shape: shape, NBytes: 34}
+	e.SetLoader(func(context.Context) (*tensor.Tensor, error) { return tensor.FromBytes(b, tensor.GGMLQ8_0, shape) })
+	in, q, _ := newTestInspector()
+	in.Show(0, e)
+	drain(t, q, in)
+	p, err := in.LinePlot()
+	if err != nil || p == nil || !p.Bars() {
+		t.Fatalf("q8_0 plot %+v, %v", p, err)
+	}
+	for i, v := range p.Mean {
+		if want := float64(i-16) * 0.5; v != want {
+			t.Fatalf("value %d is %g, want %g", i, v, want)
 		}
 	}
 }
