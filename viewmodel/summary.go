@@ -34,7 +34,9 @@ func (in *Inspector) startSummary() {
 		}
 		in.summary = r
 		in.changed(ChangedSummary)
-		if in.heat.task == nil { // a running heatmap checks the range when it ends
+		// Whole-tensor colour ranges were waiting for the statistics; a
+		// heatmap still running checks the range when it ends.
+		if m := in.heat.rangeMode; in.heat.task == nil && (m == RangeAuto || m == RangeSymmetric) {
 			in.recolour()
 		}
 		in.startHistogram()
