@@ -127,7 +127,15 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 		}
 	})
 	v.toGraph.Hide()
-	top := container.NewVBox(container.NewBorder(nil, nil, nil, v.toGraph, v.title), v.summary, v.alert, v.pcts, v.dequant, v.complexSel, status, v.message)
+	// Settings belong to the tensor they are made on; pinned, they carry
+	// over to every tensor shown next. Beside the title, as they cover
+	// every tab.
+	v.pin = widget.NewCheck("Pin settings", func(on bool) {
+		if !v.syncing {
+			v.in.SetPinned(on)
+		}
+	})
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(v.pin, v.toGraph), v.title), v.summary, v.alert, v.pcts, v.dequant, v.complexSel, status, v.message)
 	v.content = container.NewBorder(top, nil, nil, nil, v.tabs)
 	v.in.OnChange = v.update
 	v.update(viewmodel.ChangedAll) // syncs the controls too
@@ -220,6 +228,7 @@ func (v *inspectorView) updateTensor() {
 	if e == nil {
 		v.title.SetText("")
 		v.toGraph.Hide()
+		v.pin.Hide()
 		v.factRows = nil
 		v.message.SetText("Select a tensor to see its values.")
 		v.message.Show()
@@ -233,6 +242,7 @@ func (v *inspectorView) updateTensor() {
 		return
 	}
 	v.title.SetText(e.Name)
+	v.pin.Show()
 	if v.onShowInGraph != nil {
 		v.toGraph.Show()
 	}
@@ -372,16 +382,9 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 	v.heatOnly = container.NewHBox(widget.NewLabel("Rows"), v.rowSel, widget.NewLabel("Cols"), v.colSel,
 		widget.NewLabel("Reduce"), red, zoomOut, zoomIn, fit)
 	axes := container.NewHBox(v.vectorAsMap, v.heatOnly)
-	// Settings belong to the tensor they are made on; pinned, they carry
-	// over to every tensor shown next.
-	v.pin = widget.NewCheck("Pin settings", func(on bool) {
-		if !v.syncing {
-			v.in.SetPinned(on)
-		}
-	})
 	colours := container.NewHBox(widget.NewLabel("Colours"), cmap, widget.NewLabel("Range"), rangeSel,
 		container.NewGridWrap(fyne.NewSize(90, lo.MinSize().Height), lo),
-		container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi), v.pin)
+		container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi))
 	controls := container.NewVBox(container.NewHScroll(axes), container.NewHScroll(colours), v.sliders)
 	bottom := container.NewVBox(v.heatNote, v.hover)
 	v.cmapSel, v.rangeSel, v.redSel, v.rangeLo, v.rangeHi = cmap, rangeSel, red, lo, hi
