@@ -17,8 +17,8 @@ import (
 
 func init() { register("render", runRender) }
 
-const renderUsage = "tensorscope render FILE --view heatmap|histogram|graph|window|diff [--with B] [--tensor NAME] [--axes R,C] " +
-	"[--index AXIS=I ...] [--colormap NAME] [--range auto|sym|LO,HI] [--bins N] [--direction tb|lr] [--constants] [--select NODE] " +
+const renderUsage = "tensorscope render FILE --view heatmap|plot|histogram|graph|window|diff [--with B] [--tensor NAME] [--axes R,C] " +
+	"[--index AXIS=I ...] [--colormap NAME] [--range auto|sym|slice|LO,HI] [--bins N] [--direction tb|lr] [--constants] [--select NODE] " +
 	"[--diff absolute|relative] [--size WxH] --out OUT.png"
 
 // Limits of --size: large enough for any screen, small enough that the
@@ -44,7 +44,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	settings := viewmodel.DefaultInspectorSettings()
 	heatRange, histRange := "", ""
 	c.flags.Func("colormap", "heatmap colours: "+strings.Join(viewmodel.ColormapKeys(), ", ")+" (default viridis)", settings.SetColormap)
-	c.flags.Func("range", "heatmap colour range (for --view histogram, the binned range): auto, sym or LO,HI (default auto)", func(v string) error {
+	c.flags.Func("range", "heatmap colour range (for --view histogram, the binned range): auto (the whole tensor), sym, slice (the plane shown) or LO,HI (default auto)", func(v string) error {
 		heatRange = v
 		return nil
 	})
@@ -135,6 +135,10 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	case headless.ViewHeatmap:
 		if f := given("bins", "log", "plane"); f != "" {
 			return c.usageError(stderr, "%s applies to --view histogram (or window)", f)
+		}
+	case headless.ViewPlot:
+		if f := given("axes", "index", "colormap", "range", "reduce", "bins", "log", "plane"); f != "" {
+			return c.usageError(stderr, "%s does not apply to --view plot", f)
 		}
 	case headless.ViewHistogram:
 		if f := given("colormap", "reduce"); f != "" {
@@ -302,7 +306,7 @@ func parseSize(s string) (w, h int, err error) {
 	return w, h, nil
 }
 
-// setRange reads auto, sym(metric) or LO,HI ("" for auto) and passes it to
+// setRange reads auto (the whole tensor), sym(metric), slice or LO,HI ("" for auto) and passes it to
 // set, a settings setter, which checks it.
 func setRange(s string, set func(mode viewmodel.RangeMode, lo, hi float64) error) error {
 	switch strings.ToLower(strings.TrimSpace(s)) {
@@ -310,12 +314,14 @@ func setRange(s string, set func(mode viewmodel.RangeMode, lo, hi float64) error
 		return set(viewmodel.RangeAuto, 0, 0)
 	case "sym", "symmetric":
 		return set(viewmodel.RangeSymmetric, 0, 0)
+	case "slice":
+		return set(viewmodel.RangeSlice, 0, 0)
 	}
 	a, b, ok := strings.Cut(s, ",")
 	lo, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
 	hi, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
 	if !ok || err1 != nil || err2 != nil {
-		return fmt.Errorf("want auto, sym or LO,HI with two numbers, not %q", s)
+		return fmt.Errorf("want auto, sym, slice or LO,HI with two numbers, not %q", s)
 	}
 	return set(viewmodel.RangeManual, lo, hi)
 }

@@ -86,6 +86,8 @@ func TestRenderViews(t *testing.T) {
 		{[]string{"render", wave, "--view", "heatmap", "--tensor", "#0", "--axes", "2,1", "--index", "0=1",
 			"--colormap", "CoolWarm", "--range", "sym", "--reduce", "max", "--size", "360x240"}, 360, 240},
 		{[]string{"render", wave, "--view", "histogram", "--bins", "40", "--log", "--plane", "--range", "-0.5,0.5", "--size", "320X240"}, 320, 240},
+		{[]string{"render", wave, "--view", "heatmap", "--index", "0=1", "--range", "slice", "--size", "360x240"}, 360, 240},
+		{[]string{"render", cnn, "--view", "plot", "--tensor", "stem_conv.bias", "--size", "400x300"}, 400, 300},
 		{[]string{"render", cnn, "--view", "graph", "--dark", "--size", "200x600"}, 200, 600},
 		{[]string{"render", cnn, "--view", "graph", "--direction", "lr", "--constants", "--select", "stem_conv", "--size", "600x200"}, 600, 200},
 		{[]string{"render", cnn, "--view", "window", "--direction", "lr", "--select", "stem_conv"}, 1280, 820},
@@ -165,6 +167,8 @@ func TestRenderUsageAndErrors(t *testing.T) {
 		{[]string{"render", wave, "--view", "heatmap", "--out", out, "--range", "1,0"}, 2, "below"},
 		{[]string{"render", wave, "--view", "heatmap", "--out", out, "--range", "wide"}, 2, "LO,HI"},
 		{[]string{"render", wave, "--view", "histogram", "--out", out, "--range", "sym"}, 2, "auto or LO,HI"},
+		{[]string{"render", wave, "--view", "plot", "--out", out, "--colormap", "gray"}, 2, "does not apply to --view plot"},
+		{[]string{"render", wave, "--view", "plot", "--out", out}, 1, "one axis longer than 1"},
 		{[]string{"render", wave, "--view", "histogram", "--out", out, "--bins", "0"}, 2, "1–4096"},
 		{[]string{"render", wave, "--view", "histogram", "--out", out, "--bins", "5000"}, 2, "1–4096"},
 		{[]string{"render", wave, "--view", "window", "--out", out, "--size", "300x200"}, 1, "needs at least"},
@@ -201,7 +205,7 @@ func TestRenderUsageAndErrors(t *testing.T) {
 		t.Error("a failed render wrote its output")
 	}
 	outHelp, _, code := runCmd("render", "--help")
-	if code != 0 || !strings.Contains(outHelp, "--view heatmap|histogram|graph|window") {
+	if code != 0 || !strings.Contains(outHelp, "--view heatmap|plot|histogram|graph|window") {
 		t.Errorf("render --help: exit %d\n%s", code, outHelp)
 	}
 }

@@ -31,7 +31,7 @@ Usage:
   tensorscope info [--json] FILE             summarise a file's header, tensors and graph
   tensorscope stats [--json] FILE [TENSOR...] statistics of tensors (all with data by default;
                                              complex ones by --part, magnitude by default)
-  tensorscope render FILE --view heatmap|histogram|graph|window|diff [options] --out OUT.png
+  tensorscope render FILE --view heatmap|plot|histogram|graph|window|diff [options] --out OUT.png
                                              draw a view as the viewer does, without a display
   tensorscope export FILE --tensor NAME --out OUT.npy|.csv|.tsr
                                              write a tensor (a .csv holds one plane)

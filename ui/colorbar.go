@@ -93,7 +93,11 @@ func (r *colorBarRenderer) Layout(size fyne.Size) {
 	r.grad.Move(fyne.NewPos(0, top))
 	r.grad.Resize(fyne.NewSize(colorBarWidth, barH))
 	r.objects = append(r.objects, r.grad)
-	for _, v := range niceTicks(res.Lo, res.Hi, 6) {
+	ticks := niceTicks
+	if cm.Diverging {
+		ticks = divergingTicks // even steps either side of the middle colour, 0
+	}
+	for _, v := range ticks(res.Lo, res.Hi, 6) {
 		pos := cm.Position(v, res.Lo, res.Hi)
 		y := top + float32(1-pos)*barH
 		r.objects = append(r.objects, tickLine(colorBarWidth, y, colorBarWidth+4, y, fg))

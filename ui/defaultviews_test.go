@@ -3,8 +3,10 @@ package ui
 import (
 	"bytes"
 	"encoding/binary"
+	"regexp"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"tensorscope/formats/tsr"
@@ -48,4 +50,29 @@ func TestGoldenIntegerHistogram(t *testing.T) {
 	p.inspector.tabs.SelectIndex(1)
 	settle(t, q, d)
 	test.AssertRendersToImage(t, "integer_histogram.png", win.Canvas())
+}
+
+// Hovering the histogram names the bar under the pointer; leaving clears it.
+func TestHistogramHoverNamesTheBar(t *testing.T) {
+	test.NewTempApp(t)
+	q := viewmodel.NewQueue()
+	d := openFixture(t, q, "labels.tsr", labelsFixture(t))
+	settle(t, q, d)
+	win := goldenWindow(t, nil, 1200, 720)
+	p := newTensorPane(win, d)
+	win.SetContent(p.content)
+	p.inspector.tabs.SelectIndex(1)
+	settle(t, q, d)
+	h := p.inspector.hist
+	test.AssertRendersToImage(t, "integer_histogram.png", win.Canvas()) // drawn, so the bars have places
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(h.area)
+	size := h.area.Size()
+	test.MoveMouse(win.Canvas(), at.Add(fyne.NewPos(size.Width*0.55, size.Height/2)))
+	if !regexp.MustCompile(`^value [0-9]: [0-9,]+$`).MatchString(h.hover.Text) {
+		t.Errorf("hover text %q, want a label's value and count", h.hover.Text)
+	}
+	test.MoveMouse(win.Canvas(), fyne.NewPos(5, 5))
+	if h.hover.Text != "" {
+		t.Errorf("after leaving the histogram: %q", h.hover.Text)
+	}
 }

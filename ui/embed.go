@@ -27,6 +27,9 @@ func (p *InspectorPanel) Content() fyne.CanvasObject { return p.v.content }
 // Heatmap is the heatmap beside its colour bar.
 func (p *InspectorPanel) Heatmap() fyne.CanvasObject { return newHeatmapArea(p.v.heat, p.v.bar) }
 
+// LinePlot is a vector's plot of value against index.
+func (p *InspectorPanel) LinePlot() fyne.CanvasObject { return p.v.plot.content }
+
 // Histogram is the histogram plot.
 func (p *InspectorPanel) Histogram() fyne.CanvasObject { return p.v.hist.raster }
 

@@ -50,6 +50,10 @@ type inspectorView struct {
 	colSel   *widget.Select
 	sliders  *fyne.Container
 
+	plot        *linePlotView   // a vector's value against index, in the heatmap's place
+	vectorAsMap *widget.Check   // "Heatmap" instead of the plot, for vectors
+	heatOnly    *fyne.Container // the heatmap's plane, reduction and zoom controls
+
 	hist     *histogramView
 	values   *widget.Table
 	valuesOK bool
@@ -61,7 +65,7 @@ type inspectorView struct {
 	// not send the values back.
 	cmapSel, rangeSel, redSel, binsSel *widget.Select
 	rangeLo, rangeHi, histLo, histHi   *widget.Entry
-	histLog, histManual                *widget.Check
+	histLog, histManual, pin           *widget.Check
 	histScope                          *widget.RadioGroup
 	syncing                            bool
 }
@@ -123,7 +127,15 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 		}
 	})
 	v.toGraph.Hide()
-	top := container.NewVBox(container.NewBorder(nil, nil, nil, v.toGraph, v.title), v.summary, v.alert, v.pcts, v.dequant, v.complexSel, status, v.message)
+	// Settings belong to the tensor they are made on; pinned, they carry
+	// over to every tensor shown next. Beside the title, as they cover
+	// every tab.
+	v.pin = widget.NewCheck("Pin settings", func(on bool) {
+		if !v.syncing {
+			v.in.SetPinned(on)
+		}
+	})
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(v.pin, v.toGraph), v.title), v.summary, v.alert, v.pcts, v.dequant, v.complexSel, status, v.message)
 	v.content = container.NewBorder(top, nil, nil, nil, v.tabs)
 	v.in.OnChange = v.update
 	v.update(viewmodel.ChangedAll) // syncs the controls too
@@ -157,6 +169,8 @@ func (v *inspectorView) syncControls() {
 		setRangeEntries(v.histLo, v.histHi, true, s.HistRange)
 	}
 	v.dequant.SetChecked(s.Dequantise)
+	v.vectorAsMap.SetChecked(s.VectorAsHeatmap)
+	v.pin.SetChecked(v.in.Pinned())
 }
 
 // setRangeEntries shows a manual range's bounds, enabled only for a manual
@@ -195,6 +209,9 @@ func (v *inspectorView) update(c viewmodel.Change) {
 		}
 		v.refreshValues()
 	}
+	if c&(viewmodel.ChangedHeatmap|viewmodel.ChangedTensor) != 0 {
+		v.showPlotOrHeatmap()
+	}
 	if c&viewmodel.ChangedHistogram != 0 {
 		v.hist.update()
 	}
@@ -211,6 +228,7 @@ func (v *inspectorView) updateTensor() {
 	if e == nil {
 		v.title.SetText("")
 		v.toGraph.Hide()
+		v.pin.Hide()
 		v.factRows = nil
 		v.message.SetText("Select a tensor to see its values.")
 		v.message.Show()
@@ -224,6 +242,7 @@ func (v *inspectorView) updateTensor() {
 		return
 	}
 	v.title.SetText(e.Name)
+	v.pin.Show()
 	if v.onShowInGraph != nil {
 		v.toGraph.Show()
 	}
@@ -353,8 +372,16 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 	zoomIn := widget.NewButtonWithIcon("", theme.ZoomInIcon(), func() { v.heat.zoomCentre(2) })
 	zoomOut := widget.NewButtonWithIcon("", theme.ZoomOutIcon(), func() { v.heat.zoomCentre(0.5) })
 
-	axes := container.NewHBox(widget.NewLabel("Rows"), v.rowSel, widget.NewLabel("Cols"), v.colSel,
+	v.plot = newLinePlotView(v.in, func(s string) { v.hover.SetText(s) })
+	v.vectorAsMap = widget.NewCheck("Heatmap", func(on bool) {
+		if !v.syncing {
+			v.in.SetVectorAsHeatmap(on)
+		}
+	})
+	v.vectorAsMap.Hide()
+	v.heatOnly = container.NewHBox(widget.NewLabel("Rows"), v.rowSel, widget.NewLabel("Cols"), v.colSel,
 		widget.NewLabel("Reduce"), red, zoomOut, zoomIn, fit)
+	axes := container.NewHBox(v.vectorAsMap, v.heatOnly)
 	colours := container.NewHBox(widget.NewLabel("Colours"), cmap, widget.NewLabel("Range"), rangeSel,
 		container.NewGridWrap(fyne.NewSize(90, lo.MinSize().Height), lo),
 		container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi))
@@ -362,7 +389,38 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 	bottom := container.NewVBox(v.heatNote, v.hover)
 	v.cmapSel, v.rangeSel, v.redSel, v.rangeLo, v.rangeHi = cmap, rangeSel, red, lo, hi
 	v.heatArea = newHeatmapArea(v.heat, v.bar)
-	return container.NewBorder(controls, bottom, nil, nil, v.heatArea)
+	return container.NewBorder(controls, bottom, nil, nil, container.NewStack(v.heatArea, v.plot.content))
+}
+
+// showPlotOrHeatmap shows a vector's plot, or the heatmap, in the first
+// tab, and names the tab after it.
+func (v *inspectorView) showPlotOrHeatmap() {
+	if v.in.IsVector() {
+		v.vectorAsMap.Show()
+	} else {
+		v.vectorAsMap.Hide()
+	}
+	title := "Heatmap"
+	if v.in.ShowsLinePlot() {
+		title = "Plot"
+		v.heatOnly.Hide()
+		v.heatArea.Hide()
+		v.plot.content.Show()
+		v.plot.update()
+		note := v.in.LinePlotNote()
+		if _, err := v.in.LinePlot(); err != nil {
+			note = err.Error()
+		}
+		v.heatNote.SetText(note)
+	} else {
+		v.plot.content.Hide()
+		v.heatOnly.Show()
+		v.heatArea.Show()
+	}
+	if tab := v.tabs.Items[0]; tab.Text != title {
+		tab.Text = title
+		v.tabs.Refresh()
+	}
 }
 
 // rebuildAxes refreshes the axis choices and the sliders for the other axes.
@@ -531,7 +589,9 @@ func (v *inspectorView) histogramTab() fyne.CanvasObject {
 	controls := container.NewHBox(scope, widget.NewLabel("Bins"), bins, logc, manual,
 		container.NewGridWrap(fyne.NewSize(90, lo.MinSize().Height), lo),
 		container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi))
-	return container.NewBorder(container.NewHScroll(controls), v.hist.note, nil, nil, v.hist.raster)
+	v.hist.area = newHoverRaster(v.hist.raster, v.hist.hoverAt)
+	return container.NewBorder(container.NewHScroll(controls), container.NewVBox(v.hist.note, v.hist.hover), nil, nil,
+		v.hist.area)
 }
 
 // histogramView draws the inspector's histogram at the size it is given.
@@ -539,12 +599,14 @@ type histogramView struct {
 	in     *viewmodel.Inspector
 	raster *canvas.Raster
 	note   *widget.Label
+	hover  *widget.Label // the bar under the pointer: its range and count
+	area   *hoverRaster  // the raster, reporting the pointer
 	cache  image.Image
 	key    [2]int
 }
 
 func newHistogramView(in *viewmodel.Inspector) *histogramView {
-	h := &histogramView{in: in, note: widget.NewLabel("")}
+	h := &histogramView{in: in, note: widget.NewLabel(""), hover: widget.NewLabel("")}
 	h.raster = canvas.NewRaster(h.draw)
 	h.raster.SetMinSize(fyne.NewSize(240, 120))
 	return h
@@ -560,6 +622,11 @@ func (h *histogramView) draw(w, ht int) image.Image {
 	}
 	h.cache, h.key = img, [2]int{w, ht}
 	return img
+}
+
+// hoverAt shows the bar under pixel column x of the drawn histogram.
+func (h *histogramView) hoverAt(x float64) {
+	h.hover.SetText(h.in.HistogramInfoAt(x, h.key[0], h.key[1]))
 }
 
 func (h *histogramView) update() {

@@ -13,13 +13,17 @@ import (
 type RangeMode int
 
 const (
-	RangeAuto      RangeMode = iota // finite min..max of what is shown
-	RangeSymmetric                  // −m..m with m the largest |value| shown
-	RangeManual                     // the user's lo..hi
+	// RangeAuto is the whole tensor's finite min..max, so that colours
+	// compare between slices (what is shown until the statistics arrive).
+	// For a histogram: the counted values' min..max.
+	RangeAuto      RangeMode = iota
+	RangeSymmetric           // −m..m with m the whole tensor's largest |value|
+	RangeManual              // the user's lo..hi
+	RangeSlice               // finite min..max of what is shown (this slice, zoomed)
 )
 
-// RangeModeNames are the modes as the UI offers them.
-var RangeModeNames = []string{"auto", "symmetric", "manual"}
+// RangeModeNames are the modes as the UI offers them, in RangeMode order.
+var RangeModeNames = []string{"whole tensor", "symmetric", "manual", "this slice"}
 
 // Reductions offered for downsampling, in UI order.
 var Reductions = []tensor.Reduction{tensor.ReduceMean, tensor.ReduceMin, tensor.ReduceMax, tensor.ReduceAbsMax}
@@ -274,7 +278,7 @@ func (in *Inspector) startHeatmap() {
 	}
 	plane, view, red := h.plane, h.view, h.reduction
 	maxR, maxC := h.maxRows, h.maxCols
-	cmap, mode, lo, hi := h.cmap, h.rangeMode, h.lo, h.hi
+	cmap, colours := h.cmap, in.colourRange()
 	pr, pc := in.PlaneSize()
 	in.setProgress("Heatmap", 0)
 	h.task = StartTask(in.post, in.doc, func(ctx context.Context, progress Progress) (*HeatmapImage, error) {
@@ -290,7 +294,7 @@ func (in *Inspector) startHeatmap() {
 			return nil, err
 		}
 		res := &HeatmapImage{Grid: g, View: view, PlaneRows: pr, PlaneCols: pc, Reduction: ReductionNames[red]}
-		colourise(res, cmap, mode, lo, hi)
+		colourise(res, cmap, colours.mode, colours.lo, colours.hi)
 		return res, nil
 	}, func(f float64) { in.setProgress("Heatmap", f) }, func(r *HeatmapImage, err error) {
 		h.task = nil
@@ -300,6 +304,10 @@ func (in *Inspector) startHeatmap() {
 			h.result = nil
 		} else {
 			h.result = r
+			if in.colourRange() != colours { // the statistics arrived meanwhile
+				in.recolour()
+				return
+			}
 		}
 		in.changed(ChangedHeatmap)
 	})
@@ -318,7 +326,8 @@ func (in *Inspector) recolour() {
 		return
 	}
 	r := *h.result
-	colourise(&r, h.cmap, h.rangeMode, h.lo, h.hi)
+	c := in.colourRange()
+	colourise(&r, h.cmap, c.mode, c.lo, c.hi)
 	h.result = &r
 	in.changed(ChangedHeatmap)
 }

@@ -38,6 +38,8 @@ type histogramState struct {
 	result    *tensor.Histogram
 	err       error
 	task      *Task
+	frame     plotFrame         // where the last drawing put the bars, for hovering
+	frameOf   *tensor.Histogram // the histogram frame was drawn for
 }
 
 func newHistogramState() histogramState { return histogramState{bins: DefaultHistBins} }
@@ -176,10 +178,17 @@ func (in *Inspector) RenderHistogram(w, h int, style PlotStyle) image.Image {
 	if r == nil || len(r.Counts) == 0 || w < 1 || h < 1 {
 		return nil
 	}
-	return renderHistogram(r, in.hist.log, w, h, style)
+	img, frame := drawPlotFramed(histogramPlot(r, in.hist.log, style), w, h)
+	in.hist.frame, in.hist.frameOf = frame, r
+	return img
 }
 
 func renderHistogram(r *tensor.Histogram, logCounts bool, w, h int, style PlotStyle) image.Image {
+	return drawPlot(histogramPlot(r, logCounts, style), w, h)
+}
+
+// histogramPlot is r as a gonum plot, not yet drawn.
+func histogramPlot(r *tensor.Histogram, logCounts bool, style PlotStyle) *plot.Plot {
 	p := plot.New()
 	style.apply(p)
 	p.X.Label.Text = "value"
@@ -209,7 +218,7 @@ func renderHistogram(r *tensor.Histogram, logCounts bool, w, h int, style PlotSt
 		p.Y.Label.Text = "count (log)"
 	}
 	p.X.Padding, p.Y.Padding = vg.Points(2), vg.Points(2)
-	return drawPlot(p, w, h)
+	return p
 }
 
 // countTicks labels a count axis with plain numbers ("25", not "25.00").

@@ -44,6 +44,7 @@ type Inspector struct {
 	summary summaryResult
 	heat    heatmapState
 	hist    histogramState
+	line    linePlotState // vectors: value against index
 
 	loadTask, summaryTask *Task
 	progress              map[string]float64
@@ -51,10 +52,14 @@ type Inspector struct {
 	// closing it never unmaps a file under a running computation.
 	doc *formats.Document
 
-	// plane is the last applied settings, whose axes and indices apply to
-	// each tensor shown; settingsErr says why they did not fit.
+	// plane is the settings whose axes and indices apply to the tensor
+	// being loaded; settingsErr says why they did not fit, unless
+	// planeQuiet (a tensor's remembered or pinned plane, which applies only
+	// where it fits).
 	plane       *InspectorSettings
+	planeQuiet  bool
 	settingsErr error
+	perTensor   perTensorSettings
 
 	// pendingPlace is applied when the tensor being loaded arrives: the
 	// plane and zoom the user had before a reload.
@@ -64,7 +69,7 @@ type Inspector struct {
 // NewInspector returns an empty inspector posting through post.
 func NewInspector(post Poster) *Inspector {
 	return &Inspector{post: post, index: -1, heat: newHeatmapState(), hist: newHistogramState(),
-		progress: map[string]float64{}, part: tensor.Magnitude}
+		line: newLinePlotState(), progress: map[string]float64{}, part: tensor.Magnitude}
 }
 
 // setDocument names the document whose tensors are shown (nil for
@@ -82,13 +87,16 @@ func (in *Inspector) Show(index int, e *formats.TensorEntry) {
 	if index == in.index && e == in.entry {
 		return
 	}
+	in.leaveTensor()
 	in.stopAll()
 	in.pendingPlace = nil
 	in.index, in.entry = index, e
+	in.enterTensor()
 	in.err, in.raw, in.shown = nil, nil, nil
 	in.summary = summaryResult{}
 	in.heat.reset()
 	in.hist.reset()
+	in.line.reset()
 	in.text = textState{}
 	in.changed(ChangedAll)
 	if e == nil {
@@ -147,6 +155,7 @@ func (in *Inspector) load() {
 		in.changed(ChangedTensor)
 		in.startSummary()
 		in.startHeatmap()
+		in.startLinePlot()
 	})
 }
 
@@ -193,6 +202,7 @@ func (in *Inspector) SetDequantised(on bool) {
 	in.summary = summaryResult{}
 	in.heat.reset()
 	in.hist.reset()
+	in.line.reset()
 	in.load()
 }
 
@@ -218,7 +228,7 @@ func (in *Inspector) Close() { in.stopAll() }
 
 func (in *Inspector) tasks() []*Task {
 	var out []*Task
-	for _, t := range []*Task{in.loadTask, in.summaryTask, in.heat.task, in.hist.task, in.text.task} {
+	for _, t := range []*Task{in.loadTask, in.summaryTask, in.heat.task, in.hist.task, in.line.task, in.text.task} {
 		if t != nil {
 			out = append(out, t)
 		}
@@ -230,7 +240,7 @@ func (in *Inspector) stopAll() {
 	for _, t := range in.tasks() {
 		t.Cancel()
 	}
-	in.loadTask, in.summaryTask, in.heat.task, in.hist.task, in.text.task = nil, nil, nil, nil, nil
+	in.loadTask, in.summaryTask, in.heat.task, in.hist.task, in.line.task, in.text.task = nil, nil, nil, nil, nil, nil
 	for k := range in.progress {
 		delete(in.progress, k)
 	}

@@ -26,6 +26,9 @@ type InspectorSettings struct {
 	HistScope  HistScope
 	HistRange  RangeSetting // the histogram's binned range: auto or manual
 	Dequantise bool
+	// VectorAsHeatmap draws a vector (one axis longer than 1) as a heatmap
+	// strip instead of a plot of value against index.
+	VectorAsHeatmap bool
 }
 
 // RangeSetting is a range mode with the manual bounds.
@@ -85,8 +88,8 @@ func (s *InspectorSettings) SetRange(mode RangeMode, lo, hi float64) error {
 
 // SetHistRange sets the histogram's binned range: automatic or manual.
 func (s *InspectorSettings) SetHistRange(mode RangeMode, lo, hi float64) error {
-	if mode == RangeSymmetric {
-		return errors.New("a histogram's range is auto or LO,HI, not symmetric")
+	if mode == RangeSymmetric || mode == RangeSlice {
+		return fmt.Errorf("a histogram's range is auto or LO,HI, not %s", RangeModeNames[mode])
 	}
 	r, err := checkRange(mode, lo, hi)
 	if err == nil {
@@ -97,7 +100,7 @@ func (s *InspectorSettings) SetHistRange(mode RangeMode, lo, hi float64) error {
 
 func checkRange(mode RangeMode, lo, hi float64) (RangeSetting, error) {
 	switch mode {
-	case RangeAuto, RangeSymmetric:
+	case RangeAuto, RangeSymmetric, RangeSlice:
 		return RangeSetting{Mode: mode}, nil
 	case RangeManual:
 		if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || !(lo < hi) {
@@ -247,7 +250,8 @@ func (in *Inspector) Settings() InspectorSettings {
 	h, g := &in.heat, &in.hist
 	s := InspectorSettings{Colormap: h.cmap, Range: RangeSetting{h.rangeMode, h.lo, h.hi},
 		Reduction: Reductions[h.reduction], HistBins: g.bins, HistLog: g.log, HistScope: g.scope,
-		HistRange: RangeSetting{g.rangeMode, g.lo, g.hi}, Dequantise: in.dequant}
+		HistRange: RangeSetting{g.rangeMode, g.lo, g.hi}, Dequantise: in.dequant,
+		VectorAsHeatmap: in.line.asHeatmap}
 	if h.t != nil {
 		s.Axes = []int{h.rowAxis, h.colAxis}
 		for a, i := range h.fixed {
@@ -265,26 +269,15 @@ func (in *Inspector) Settings() InspectorSettings {
 	return s
 }
 
-// Apply makes s the inspector's settings. The plane (Axes, Index) applies
-// to the shown tensor once it is loaded, and to each tensor shown later
-// until the next Apply; when it does not fit the tensor's shape,
-// SettingsErr says why and the default plane is shown.
+// Apply makes s the inspector's settings: the shown tensor's, and those
+// each tensor shown later starts from until it has settings of its own
+// (what the render command's flags give). The plane (Axes, Index) applies
+// to the shown tensor once it is loaded; when it does not fit the tensor's
+// shape, SettingsErr says why and the default plane is shown.
 func (in *Inspector) Apply(s InspectorSettings) {
-	if s.Colormap != nil && s.Colormap != in.heat.cmap {
-		in.heat.cmap = s.Colormap
-	}
-	h := &in.heat
-	h.rangeMode, h.lo, h.hi = s.Range.Mode, s.Range.Lo, s.Range.Hi
-	if i := slices.Index(Reductions, s.Reduction); i >= 0 {
-		h.reduction = i
-	}
-	g := &in.hist
-	if checkBins(s.HistBins) == nil {
-		g.bins = s.HistBins
-	}
-	g.log, g.scope = s.HistLog, s.HistScope
-	g.rangeMode, g.lo, g.hi = s.HistRange.Mode, s.HistRange.Lo, s.HistRange.Hi
-	in.plane = &s
+	in.choose(s)
+	in.plane, in.planeQuiet = &s, false
+	in.perTensor.base = &s
 	in.settingsErr = nil
 	in.changed(ChangedSettings)
 	if s.Dequantise != in.dequant {
@@ -300,6 +293,27 @@ func (in *Inspector) Apply(s InspectorSettings) {
 	in.applyPlane()
 	in.startHeatmap()
 	in.startHistogram()
+	in.startLinePlot()
+}
+
+// choose takes the choices of s other than the plane and dequantisation,
+// without computing anything.
+func (in *Inspector) choose(s InspectorSettings) {
+	if s.Colormap != nil {
+		in.heat.cmap = s.Colormap
+	}
+	h := &in.heat
+	h.rangeMode, h.lo, h.hi = s.Range.Mode, s.Range.Lo, s.Range.Hi
+	if i := slices.Index(Reductions, s.Reduction); i >= 0 {
+		h.reduction = i
+	}
+	g := &in.hist
+	if checkBins(s.HistBins) == nil {
+		g.bins = s.HistBins
+	}
+	g.log, g.scope = s.HistLog, s.HistScope
+	g.rangeMode, g.lo, g.hi = s.HistRange.Mode, s.HistRange.Lo, s.HistRange.Hi
+	in.line.asHeatmap = s.VectorAsHeatmap
 }
 
 // applyPlane sets the heatmap's plane from the last applied settings.
@@ -309,7 +323,9 @@ func (in *Inspector) applyPlane() {
 	}
 	row, col, fixed, err := in.plane.checkPlane(in.heat.t.Shape())
 	if err != nil {
-		in.settingsErr = err
+		if !in.planeQuiet {
+			in.settingsErr = err
+		}
 		return
 	}
 	h := &in.heat

@@ -34,6 +34,11 @@ func (in *Inspector) startSummary() {
 		}
 		in.summary = r
 		in.changed(ChangedSummary)
+		// Whole-tensor colour ranges were waiting for the statistics; a
+		// heatmap still running checks the range when it ends.
+		if m := in.heat.rangeMode; in.heat.task == nil && (m == RangeAuto || m == RangeSymmetric) {
+			in.recolour()
+		}
 		in.startHistogram()
 	})
 }

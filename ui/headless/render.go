@@ -31,13 +31,14 @@ import (
 const (
 	ViewHeatmap   = "heatmap"   // the inspector's heatmap and colour bar
 	ViewHistogram = "histogram" // the inspector's histogram plot
+	ViewPlot      = "plot"      // a vector's value against index (bars, line or min–max band)
 	ViewGraph     = "graph"     // the graph widget, the whole graph fitted
 	ViewWindow    = "window"    // the main window showing the file's tab
 	ViewDiff      = "diff"      // A, B and A−B heatmaps of one tensor of two files (diff.go)
 )
 
 // Views lists the views in the order usage text gives them.
-var Views = []string{ViewHeatmap, ViewHistogram, ViewGraph, ViewWindow, ViewDiff}
+var Views = []string{ViewHeatmap, ViewPlot, ViewHistogram, ViewGraph, ViewWindow, ViewDiff}
 
 // Options is the state a headless render shows.
 type Options struct {
@@ -88,7 +89,7 @@ func Render(ctx context.Context, doc *formats.Document, opt Options) (img image.
 				gs = *opt.Graph
 			}
 			img, err = h.renderGraph(doc, gs, size)
-		case ViewHeatmap, ViewHistogram:
+		case ViewHeatmap, ViewHistogram, ViewPlot:
 			img, err = h.renderInspector(ctx, doc, opt, size)
 		case ViewWindow:
 			img, err = h.renderWindow(ctx, doc, opt, size)
@@ -192,6 +193,19 @@ func (h *headless) capture(win fyne.Window, size fyne.Size) (image.Image, error)
 	return win.Canvas().Capture(), nil
 }
 
+// captureInspector is capture for a window showing in: laying it out at
+// size may start work sized to it (a plot gets one column per pixel of its
+// width), which settles before the capture.
+func (h *headless) captureInspector(ctx context.Context, win fyne.Window, size fyne.Size, in *viewmodel.Inspector) (image.Image, error) {
+	if err := resize(win, size); err != nil {
+		return nil, err
+	}
+	if err := h.settle(ctx, in.Ready); err != nil {
+		return nil, err
+	}
+	return win.Canvas().Capture(), nil
+}
+
 // resize sizes win, which must hold its content's minimum size: a real
 // window cannot be made smaller, and Fyne's painter fails on the negative
 // sizes layouts would hand out.
@@ -268,6 +282,10 @@ func (h *headless) renderInspector(ctx context.Context, doc *formats.Document, o
 		return nil, err
 	}
 	in := d.Inspector
+	if opt.View == ViewPlot {
+		opt.Settings.VectorAsHeatmap = false
+		in.SetPlotColumns(opt.Width) // one column per pixel, computed once
+	}
 	in.Apply(opt.Settings)
 	in.Show(i, d.Doc.Tensors[i])
 	if err := h.settleInspector(ctx, in); err != nil {
@@ -276,7 +294,12 @@ func (h *headless) renderInspector(ctx context.Context, doc *formats.Document, o
 	panel := ui.NewInspectorPanel(h.win, d)
 	defer panel.Close()
 	var content fyne.CanvasObject
-	if opt.View == ViewHeatmap {
+	switch opt.View {
+	case ViewPlot:
+		if content, err = plotContent(panel, in); err != nil {
+			return nil, err
+		}
+	case ViewHeatmap:
 		if err := in.PlaneErr(); err != nil {
 			return nil, err
 		}
@@ -284,7 +307,7 @@ func (h *headless) renderInspector(ctx context.Context, doc *formats.Document, o
 			return nil, errors.New("no heatmap was computed")
 		}
 		content = panel.Heatmap()
-	} else {
+	default:
 		hist, err := in.Histogram()
 		if err != nil {
 			return nil, err
@@ -295,7 +318,7 @@ func (h *headless) renderInspector(ctx context.Context, doc *formats.Document, o
 		content = panel.Histogram()
 	}
 	h.win.SetContent(content)
-	return h.capture(h.win, size)
+	return h.captureInspector(ctx, h.win, size, in)
 }
 
 // settleInspector waits until the inspector is ready and reports why it
@@ -341,6 +364,7 @@ func (h *headless) renderWindow(ctx context.Context, doc *formats.Document, opt 
 		if err := h.settleInspector(ctx, d.Inspector); err != nil {
 			return nil, err
 		}
+		return h.captureInspector(ctx, mw.Window(), size, d.Inspector)
 	}
 	return h.capture(mw.Window(), size)
 }
