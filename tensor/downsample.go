@@ -77,7 +77,11 @@ func Downsample(ctx context.Context, plane *Tensor, maxRows, maxCols int, r Redu
 	// Walk the plane along its smaller stride: for a transposed plane,
 	// downsample the transpose and transpose the (small) result.
 	if rs < cs && rows > 1 && cols > 1 {
-		tr := plane.derive([]int{cols, rows}, []int{cs, rs}, 0)
+		var merged [][]span
+		if plane.merged != nil {
+			merged = [][]span{plane.merged[1], plane.merged[0]}
+		}
+		tr := plane.derive([]int{cols, rows}, []int{cs, rs}, merged, 0)
 		g, err := downsample(ctx, tr, maxCols, maxRows, r, meter)
 		if err != nil {
 			return nil, err
@@ -114,7 +118,10 @@ func downsample(ctx context.Context, p *Tensor, maxRows, maxCols int, r Reductio
 	var countsOnce sync.Once
 	kind := p.kernel()
 	size := p.addrSize()
-	rsb, csb := p.strides[0]*size, p.strides[1]*size
+	csb := p.strides[1] * size
+	// Along a composite column axis, columns are evenly spaced only within
+	// a run of its innermost component: chunks stop at the end of one.
+	colRun := p.spans(1)[len(p.spans(1))-1].size
 
 	chunk := min(span*g.ColStep, cancelStep)
 	err := parallel(ctx, g.Rows*spans, func() func(int) error {
@@ -137,12 +144,13 @@ func downsample(ctx context.Context, p *Tensor, maxRows, maxCols int, r Reductio
 			a, b := c0*g.ColStep, min(c1*g.ColStep, cols)
 			for i := gr * g.RowStep; i < min((gr+1)*g.RowStep, rows); i++ {
 				// Columns [a, b) of row i, a chunk at a time.
-				for x := a; x < b; x += chunk {
+				rowOff := p.base() + p.axisOffset(0, i)*size
+				for x := a; x < b; {
 					if err := ctx.Err(); err != nil {
 						return err
 					}
-					off := p.base() + i*rsb + x*csb
-					n := min(chunk, b-x)
+					off := rowOff + p.axisOffset(1, x)*size
+					n := min(chunk, b-x, colRun-x%colRun)
 					if kind == kind32 {
 						var row []float32
 						if dec.inPlace32 != nil && csb == 4 {
@@ -165,6 +173,7 @@ func downsample(ctx context.Context, p *Tensor, maxRows, maxCols int, r Reductio
 						reduceRow(row, x-a, cells, g.ColStep, r, absMaxSeg64)
 					}
 					meter.add(int64(n))
+					x += n
 				}
 			}
 			for j := range cells {
