@@ -18,10 +18,10 @@ type Tensor struct {
 	storage *Storage
 	dtype   DType
 	shape   []int
-	strides []int   // of a composite axis, its innermost component's
+	strides []int    // of a composite axis, its innermost component's
 	merged  [][]span // nil, or per axis its components when composite (see composite.go)
-	offset  int // bytes into storage: of element 0, or for packed dtypes of the unit holding it
-	phase   int // packed dtypes: element 0's position in its unit, in [0, UnitElems)
+	offset  int      // bytes into storage: of element 0, or for packed dtypes of the unit holding it
+	phase   int      // packed dtypes: element 0's position in its unit, in [0, UnitElems)
 
 	bigEndian bool  // multi-byte elements are stored most significant byte first
 	magnitude DType // Complex64 or Complex128 when the elements are |z| of complex numbers
