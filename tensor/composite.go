@@ -189,3 +189,14 @@ func doubledStrides(merged [][]span) [][]span {
 	}
 	return out
 }
+
+// AxisBlock is, for a composite axis k, how many consecutive indices share
+// its outermost component's digit — the height of one kernel in a conv
+// mosaic's rows — and 0 for a plain axis. Views draw separators there.
+func (t *Tensor) AxisBlock(k int) int {
+	sp := t.mergedAxis(k)
+	if sp == nil || sp[0].size == 0 {
+		return 0
+	}
+	return t.shape[k] / sp[0].size
+}

@@ -74,6 +74,10 @@ func TestConvMosaicMatchesCopy(t *testing.T) {
 		}
 		want := mosaicCopy(w)
 		checkComposite(t, ctx, name, m, want)
+		if m.AxisBlock(0) != kh && kh > 1 && o > 1 && i > 1 { // with I = 1 the rows are plain
+			t.Fatalf("%s: AxisBlock(0) = %d, want %d", name, m.AxisBlock(0), kh)
+		}
+		checkRegions(t, ctx, name, m, rng)
 
 		// Views of the mosaic: a band of whole kernel rows, one row, a
 		// transposed mosaic, the rows inside one kernel.
@@ -207,5 +211,45 @@ func TestCompositeRefusals(t *testing.T) {
 	sh, st := m.PhysicalLayout()
 	if !eqInts(sh, []int{4, 3, 3, 3}) || !eqInts(st, []int{27, 3, 9, 1}) {
 		t.Fatalf("PhysicalLayout = %v %v", sh, st)
+	}
+}
+
+// checkRegions compares DownsampleRegion of random regions of the plane p
+// with Downsample of the same region of a contiguous copy.
+func checkRegions(t *testing.T, ctx context.Context, name string, p *Tensor, rng *rand.Rand) {
+	t.Helper()
+	if p.DType().BlockQuantized() {
+		return // a copy of a block type is no plane of its own dtype
+	}
+	c, err := p.Contiguous(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Shape()
+	for range 6 {
+		rows, cols := 1+rng.IntN(s[0]), 1+rng.IntN(s[1])
+		r0, c0 := rng.IntN(s[0]-rows+1), rng.IntN(s[1]-cols+1)
+		maxR, maxC := 1+rng.IntN(4), 1+rng.IntN(4)
+		got, err := DownsampleRegion(ctx, p, r0, c0, rows, cols, maxR, maxC, ReduceMax, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sub, err := c.Slice(0, r0, rows)
+		if err == nil {
+			sub, err = sub.Slice(1, c0, cols)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Downsample(ctx, sub, maxR, maxC, ReduceMax, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := compareGrids(got, want, make([]float64, len(want.Values))); err != nil {
+			t.Fatalf("%s: region %d×%d at %d,%d: %v", name, rows, cols, r0, c0, err)
+		}
+	}
+	if _, err := DownsampleRegion(ctx, p, 1, 0, s[0], s[1], 4, 4, ReduceMean, nil); err == nil {
+		t.Fatalf("%s: a region past the plane was accepted", name)
 	}
 }

@@ -59,6 +59,17 @@ func (g *Grid) At(r, c int) float64 { return g.Values[r*g.Cols+c] }
 // layout allows; memory used is proportional to the grid, not the plane.
 // A mean is the float64 sum of the cell's finite values over their count.
 func Downsample(ctx context.Context, plane *Tensor, maxRows, maxCols int, r Reduction, progress ProgressFunc) (*Grid, error) {
+	if plane.Rank() != 2 {
+		return nil, fmt.Errorf("downsample of %s: need a 2-D plane", plane)
+	}
+	return DownsampleRegion(ctx, plane, 0, 0, plane.shape[0], plane.shape[1], maxRows, maxCols, r, progress)
+}
+
+// DownsampleRegion is Downsample of rows [row0, row0+rows) and columns
+// [col0, col0+cols) of plane: the grid covers that region alone. It is the
+// zoomed heatmap of any plane, a composite one included, whose arbitrary
+// slices need not be views (see Slice).
+func DownsampleRegion(ctx context.Context, plane *Tensor, row0, col0, rows, cols, maxRows, maxCols int, r Reduction, progress ProgressFunc) (*Grid, error) {
 	if err := checkNumeric(plane, "downsample"); err != nil {
 		return nil, err
 	}
@@ -71,7 +82,9 @@ func Downsample(ctx context.Context, plane *Tensor, maxRows, maxCols int, r Redu
 	if r > ReduceAbsMax {
 		return nil, fmt.Errorf("downsample of %s: unknown %v", plane, r)
 	}
-	rows, cols := plane.shape[0], plane.shape[1]
+	if row0 < 0 || col0 < 0 || rows < 0 || cols < 0 || row0 > plane.shape[0]-rows || col0 > plane.shape[1]-cols {
+		return nil, fmt.Errorf("downsample of %s: region of %d×%d at %d,%d is outside the plane", plane, rows, cols, row0, col0)
+	}
 	rs, cs := plane.strides[0], plane.strides[1]
 	meter := newProgressMeter(progress, int64(rows)*int64(cols))
 	// Walk the plane along its smaller stride: for a transposed plane,
@@ -81,18 +94,18 @@ func Downsample(ctx context.Context, plane *Tensor, maxRows, maxCols int, r Redu
 		if plane.merged != nil {
 			merged = [][]span{plane.merged[1], plane.merged[0]}
 		}
-		tr := plane.derive([]int{cols, rows}, []int{cs, rs}, merged, 0)
-		g, err := downsample(ctx, tr, maxCols, maxRows, r, meter)
+		tr := plane.derive([]int{plane.shape[1], plane.shape[0]}, []int{cs, rs}, merged, 0)
+		g, err := downsample(ctx, tr, col0, row0, cols, rows, maxCols, maxRows, r, meter)
 		if err != nil {
 			return nil, err
 		}
 		return g.transpose(), nil
 	}
-	return downsample(ctx, plane, maxRows, maxCols, r, meter)
+	return downsample(ctx, plane, row0, col0, rows, cols, maxRows, maxCols, r, meter)
 }
 
-func downsample(ctx context.Context, p *Tensor, maxRows, maxCols int, r Reduction, meter *progressMeter) (*Grid, error) {
-	rows, cols := p.shape[0], p.shape[1]
+// downsample reduces the region of p at row0, col0 of rows×cols elements.
+func downsample(ctx context.Context, p *Tensor, row0, col0, rows, cols, maxRows, maxCols int, r Reduction, meter *progressMeter) (*Grid, error) {
 	g := &Grid{SrcRows: rows, SrcCols: cols, RowStep: 1, ColStep: 1, Reduction: r}
 	if rows > 0 && cols > 0 {
 		g.RowStep = (rows + maxRows - 1) / maxRows
@@ -144,13 +157,13 @@ func downsample(ctx context.Context, p *Tensor, maxRows, maxCols int, r Reductio
 			a, b := c0*g.ColStep, min(c1*g.ColStep, cols)
 			for i := gr * g.RowStep; i < min((gr+1)*g.RowStep, rows); i++ {
 				// Columns [a, b) of row i, a chunk at a time.
-				rowOff := p.base() + p.axisOffset(0, i)*size
+				rowOff := p.base() + p.axisOffset(0, row0+i)*size
 				for x := a; x < b; {
 					if err := ctx.Err(); err != nil {
 						return err
 					}
-					off := rowOff + p.axisOffset(1, x)*size
-					n := min(chunk, b-x, colRun-x%colRun)
+					off := rowOff + p.axisOffset(1, col0+x)*size
+					n := min(chunk, b-x, colRun-(col0+x)%colRun)
 					if kind == kind32 {
 						var row []float32
 						if dec.inPlace32 != nil && csb == 4 {
