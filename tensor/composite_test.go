@@ -253,3 +253,29 @@ func checkRegions(t *testing.T, ctx context.Context, name string, p *Tensor, rng
 		t.Fatalf("%s: a region past the plane was accepted", name)
 	}
 }
+
+// Step keeps every step-th index, on plain tensors and on the plain axes
+// of a composite one.
+func TestStep(t *testing.T) {
+	ctx := context.Background()
+	x := seqTensor(t, 3, 7)
+	s, err := x.Step(1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkComposite(t, ctx, "step", s, []float64{0, 3, 6, 7, 10, 13, 14, 17, 20})
+	m, err := convMosaic(seqTensor(t, 2, 2, 2, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Step(0, 2); err == nil {
+		t.Fatal("a step along a composite axis was accepted")
+	}
+	if _, err := x.Step(0, 0); err == nil {
+		t.Fatal("step 0 was accepted")
+	}
+	one, err := seqTensor(t, 2, 2, 2, 1).Step(3, 5)
+	if err != nil || !eqInts(one.Shape(), []int{2, 2, 2, 1}) {
+		t.Fatalf("step of a size-1 dim: %v, %v", one, err)
+	}
+}

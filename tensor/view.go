@@ -290,3 +290,25 @@ func (t *Tensor) IsContiguous() bool {
 	}
 	return true
 }
+
+// Step keeps every step-th index of dimension dim, from index 0: the
+// result has ⌈size/step⌉ indices, the stride times step. A composite
+// dimension has no single stride to multiply, so it refuses.
+func (t *Tensor) Step(dim, step int) (*Tensor, error) {
+	op := fmt.Sprintf("Step(dim=%d, step=%d)", dim, step)
+	if dim < 0 || dim >= len(t.shape) {
+		return nil, t.viewErr(op, "dim out of range [0,%d)", len(t.shape))
+	}
+	if step < 1 {
+		return nil, t.viewErr(op, "step must be at least 1")
+	}
+	if t.mergedAxis(dim) != nil && step > 1 {
+		return nil, t.viewErr(op, "dim %d merges dims that are not adjacent in memory; step before merging", dim)
+	}
+	shape, strides := t.Shape(), t.Strides()
+	shape[dim] = (t.shape[dim] + step - 1) / step
+	if shape[dim] > 1 {
+		strides[dim] *= step
+	}
+	return t.derive(shape, strides, t.merged, 0), nil
+}

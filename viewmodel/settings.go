@@ -26,6 +26,24 @@ type InspectorSettings struct {
 	HistScope  HistScope
 	HistRange  RangeSetting // the histogram's binned range: auto or manual
 	Dequantise bool
+	Expr       string // the expression the tensor is seen through (see ViewExpr); "": its default view
+
+	expr *ViewExpr // Expr parsed, by SetExpr
+}
+
+// SetExpr sets the expression the tensor is seen through, "" for its
+// default view (checked against the tensor when applied).
+func (s *InspectorSettings) SetExpr(src string) error {
+	if strings.TrimSpace(src) == "" {
+		s.Expr, s.expr = "", nil
+		return nil
+	}
+	e, err := ParseViewExpr(src)
+	if err != nil {
+		return err
+	}
+	s.Expr, s.expr = e.String(), e
+	return nil
 }
 
 // RangeSetting is a range mode with the manual bounds.
@@ -248,6 +266,9 @@ func (in *Inspector) Settings() InspectorSettings {
 	s := InspectorSettings{Colormap: h.cmap, Range: RangeSetting{h.rangeMode, h.lo, h.hi},
 		Reduction: Reductions[h.reduction], HistBins: g.bins, HistLog: g.log, HistScope: g.scope,
 		HistRange: RangeSetting{g.rangeMode, g.lo, g.hi}, Dequantise: in.dequant}
+	if e := in.view.inEffect; e != nil {
+		s.Expr, s.expr = e.String(), e
+	}
 	if h.t != nil {
 		s.Axes = []int{h.rowAxis, h.colAxis}
 		for a, i := range h.fixed {
@@ -297,9 +318,32 @@ func (in *Inspector) Apply(s InspectorSettings) {
 		in.changed(ChangedHeatmap | ChangedHistogram)
 		return
 	}
+	in.view.chosen = nil // the settings' expression (or default) rules now
+	if in.reshowView() {
+		in.applyPlane()
+		in.restartOnView()
+		return
+	}
 	in.applyPlane()
 	in.startHeatmap()
 	in.startHistogram()
+}
+
+// reshowView shows the loaded tensor through the view the settings now
+// ask for, if that is another; it reports whether the view changed.
+func (in *Inspector) reshowView() bool {
+	if in.view.loaded == nil {
+		return false
+	}
+	e := in.viewToShow()
+	if e.text() == in.Expr() {
+		return false
+	}
+	if err := in.showThrough(e); err != nil {
+		in.settingsErr = err
+		in.showThrough(nil)
+	}
+	return true
 }
 
 // applyPlane sets the heatmap's plane from the last applied settings.
