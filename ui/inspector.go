@@ -40,6 +40,7 @@ type inspectorView struct {
 	facts    *widget.Table
 	factRows [][2]string
 	tabs     *container.AppTabs
+	expr     *exprBar // the expression the tensor is seen through
 
 	heat     *heatmapView
 	bar      *colorBar
@@ -124,7 +125,8 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 	})
 	v.toGraph.Hide()
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, v.toGraph, v.title), v.summary, v.alert, v.pcts, v.dequant, v.complexSel, status, v.message)
-	v.content = container.NewBorder(top, nil, nil, nil, v.tabs)
+	v.expr = newExprBar(v.in)
+	v.content = container.NewBorder(top, nil, nil, nil, container.NewBorder(v.expr.content, nil, nil, nil, v.tabs))
 	v.in.OnChange = v.update
 	v.update(viewmodel.ChangedAll) // syncs the controls too
 	return v
@@ -181,6 +183,7 @@ func (v *inspectorView) close() { v.in.OnChange = nil }
 func (v *inspectorView) update(c viewmodel.Change) {
 	if c&viewmodel.ChangedTensor != 0 {
 		v.updateTensor()
+		v.expr.sync(true)
 	}
 	if c&(viewmodel.ChangedSummary|viewmodel.ChangedTensor) != 0 {
 		v.updateSummary()
