@@ -24,7 +24,7 @@ type exprBar struct {
 
 func newExprBar(in *viewmodel.Inspector) *exprBar {
 	b := &exprBar{in: in, entry: widget.NewEntry(), errText: widget.NewLabel("")}
-	b.entry.SetPlaceHolder("w[:, :, 1, 1]   w[0:64]   w.permute(0,2,1,3).merge(0,1).merge(1,2)   (Enter applies, empty resets)")
+	b.entry.SetPlaceHolder("NumPy-style, e.g. w[:, :, 1, 1] or w[0:64]; Enter applies, empty resets")
 	b.entry.OnSubmitted = b.apply
 	b.mosaic = widget.NewCheck("Mosaic", func(on bool) {
 		if b.syncing {
