@@ -317,3 +317,37 @@ func histTotal(h *tensor.Histogram) int64 {
 	}
 	return n
 }
+
+// No input makes the parser or Apply panic, and whatever Apply accepts is a
+// view of the tensor's own storage whose every element is the one its
+// index map names.
+func FuzzViewExpr(f *testing.F) {
+	for _, s := range []string{MosaicExpr, "w[:, :, 1, 1]", "w[0:64]", "w[..., ::2]", "w[-1, 1:-1]",
+		"w.select(0,-1).split(0,1,3).view(-1)", "w.transpose(-1,0)[::3]", "w[", "w.merge(0", "x..", "[0]"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		e, err := ParseViewExpr(src)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "col ") && !strings.Contains(err.Error(), "characters") {
+				t.Fatalf("%q: error %q names no column", src, err)
+			}
+			return
+		}
+		w := seqTensor(t, 4, 3, 3, 2)
+		v, toSource, err := e.Apply(w)
+		if err != nil {
+			return
+		}
+		if v.Storage() != w.Storage() {
+			t.Fatalf("%q copied", src)
+		}
+		forEach(v.Shape(), func(idx []int) {
+			src2 := toSource(idx)
+			got, err := v.Float64At(idx)
+			if err != nil || got != float64(flatPos(w.Shape(), src2)) {
+				t.Fatalf("%q: %v = %v, %v; its source %v", src, idx, got, err, src2)
+			}
+		})
+	})
+}
