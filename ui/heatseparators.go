@@ -42,4 +42,3 @@ func separators(res *viewmodel.HeatmapImage, pos fyne.Position, sz fyne.Size) []
 	})
 	return out
 }
-
