@@ -182,8 +182,8 @@ func (v *inspectorView) close() { v.in.OnChange = nil }
 
 func (v *inspectorView) update(c viewmodel.Change) {
 	if c&viewmodel.ChangedTensor != 0 {
+		v.expr.sync(true) // before updateTensor lays the inspector out
 		v.updateTensor()
-		v.expr.sync(true)
 	}
 	if c&(viewmodel.ChangedSummary|viewmodel.ChangedTensor) != 0 {
 		v.updateSummary()

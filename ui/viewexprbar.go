@@ -56,7 +56,8 @@ func (b *exprBar) apply(expr string) {
 }
 
 // sync shows the view in effect (after a new tensor, or a change through
-// the settings); clearErr drops a message left from the last tensor.
+// the settings), and the box only while a tensor's values are shown;
+// clearErr drops a message left from the last tensor.
 func (b *exprBar) sync(clearErr bool) {
 	b.syncing = true
 	defer func() { b.syncing = false }()
@@ -70,9 +71,9 @@ func (b *exprBar) sync(clearErr bool) {
 	} else {
 		b.mosaic.Hide()
 	}
-	if b.in.Tensor() == nil {
-		b.entry.Disable()
+	if b.in.Tensor() == nil { // nothing loaded, or nothing to view
+		b.content.Hide()
 	} else {
-		b.entry.Enable()
+		b.content.Show()
 	}
 }

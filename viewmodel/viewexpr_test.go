@@ -253,6 +253,9 @@ func TestInspectorExpression(t *testing.T) {
 	if !ok || st.Count != 12 || st.Min != 3 || st.Max != 69 {
 		t.Fatalf("stats %+v", st)
 	}
+	if got := in.SummaryText(); !strings.HasPrefix(got, "float32[4,3,3,2] viewed as [4,3] n=12 ") {
+		t.Fatalf("summary %q", got)
+	}
 	if h, err := in.Histogram(); err != nil || h == nil || histTotal(h) != 12 {
 		t.Fatalf("histogram %+v %v", h, err)
 	}
