@@ -3,10 +3,14 @@ package viewmodel
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"tensorscope/formats"
 	"tensorscope/tensor"
 )
 
@@ -353,4 +357,53 @@ func FuzzViewExpr(f *testing.F) {
 			}
 		})
 	})
+}
+
+// Exporting what is shown writes the view's elements in its row-major
+// order, a mosaic included: the composite view goes out without a copy
+// of its own, through every writer.
+func TestExportShownMosaic(t *testing.T) {
+	q := NewQueue()
+	d := &Doc{post: q.Post, Inspector: NewInspector(q.Post)}
+	d.Inspector.Show(0, f32Entry("w", []int{2, 2, 2, 2}, seq(16)))
+	drain(t, q, d.Inspector)
+	if d.Inspector.Expr() != MosaicExpr {
+		t.Fatalf("view %q", d.Inspector.Expr())
+	}
+	dir := t.TempDir()
+	want := []float64{0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15} // kernel rows side by side
+	for _, name := range []string{"m.npy", "m.tsr", "m.safetensors", "m.csv"} {
+		path := filepath.Join(dir, name)
+		done := false
+		var err error
+		if _, e := d.ExportShown(path, func(_ string, e error) { err, done = e, true }); e != nil {
+			t.Fatal(e)
+		}
+		if !q.Drain(func() bool { return !done }, 10*time.Second) {
+			t.Fatal("export did not finish")
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if name == "m.csv" {
+			b, _ := os.ReadFile(path)
+			if !strings.HasPrefix(string(b), "0,1,4,5\n2,3,6,7\n8,9,12,13\n10,11,14,15") {
+				t.Errorf("csv %q", b)
+			}
+			continue
+		}
+		doc, err := formats.Open(path)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		x, err := doc.Tensors[0].Load(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]float64, x.Len())
+		if err := x.ReadFloat64s(0, got); err != nil || !slices.Equal(got, want) || !slices.Equal(x.Shape(), []int{4, 4}) {
+			t.Errorf("%s: %v %v, %v; want %v", name, x.Shape(), got, err, want)
+		}
+		doc.Close()
+	}
 }
