@@ -15,6 +15,10 @@ import (
 // addresses; the reference compares it anyway and so refuses some views that
 // are perfectly valid (e.g. [2,1,3] with strides [3,7,1] viewed as [6]).
 // IsContiguous keeps the reference's strict definition.
+//
+// A second one: where the reference's DimMerge refuses dimensions that do
+// not lie one inside the other, ours returns a composite axis (see
+// composite.go), so that a conv weight's mosaic is a view, not a copy.
 
 // ErrView reports a view operation whose arguments do not fit the tensor.
 var ErrView = errors.New("invalid view")
