@@ -27,10 +27,11 @@ var mosaicExpr = func() *ViewExpr {
 }()
 
 // opensAsMosaic reports whether a tensor looks like conv weights, which
-// open as a mosaic: 4-D floats whose last two axes are a small kernel.
-// A 1×1 kernel is left to the two-largest-axes plane ([O,I,1,1] → O×I).
-func opensAsMosaic(dt tensor.DType, shape []int) bool {
-	if len(shape) != 4 || !dt.IsFloat() {
+// open as a mosaic: 4-D reals (floats, or quantised integers, whether shown
+// stored or dequantised) whose last two axes are a small kernel. A 1×1
+// kernel is left to the two-largest-axes plane ([O,I,1,1] → O×I).
+func opensAsMosaic(real bool, shape []int) bool {
+	if len(shape) != 4 || !real {
 		return false
 	}
 	for _, d := range shape {
@@ -73,7 +74,7 @@ func (in *Inspector) viewToShow() *ViewExpr {
 	if in.plane != nil && (in.plane.Axes != nil || len(in.plane.Index) > 0) {
 		return nil
 	}
-	if t := in.view.loaded; t != nil && opensAsMosaic(t.DType(), t.Shape()) {
+	if t := in.view.loaded; t != nil && opensAsMosaic(t.DType().IsFloat() || in.Quantised(), t.Shape()) {
 		return mosaicExpr
 	}
 	return nil

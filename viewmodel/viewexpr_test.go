@@ -407,3 +407,31 @@ func TestExportShownMosaic(t *testing.T) {
 		doc.Close()
 	}
 }
+
+// A quantised conv weight is a mosaic whether its stored integers or its
+// dequantised values are shown; hover gives both.
+func TestQuantisedConvWeightMosaic(t *testing.T) {
+	in, q, _ := newTestInspector()
+	raw := make([]byte, 2*2*3*3)
+	for i := range raw {
+		raw[i] = byte(i)
+	}
+	shape := []int{2, 2, 3, 3}
+	e := &formats.TensorEntry{Name: "qconv", DType: tensor.Uint8, Shape: shape,
+		Quant: &formats.Quant{Scales: []float64{0.5}, ZeroPoints: []int64{0}}}
+	e.SetLoader(func(context.Context) (*tensor.Tensor, error) { return tensor.FromBytes(raw, tensor.Uint8, shape) })
+	in.Show(0, e)
+	drain(t, q, in)
+	if in.Expr() != MosaicExpr {
+		t.Fatalf("stored: view %q", in.Expr())
+	}
+	in.SetDequantised(true)
+	drain(t, q, in)
+	if in.Expr() != MosaicExpr {
+		t.Fatalf("dequantised: view %q", in.Expr())
+	}
+	// Row 4 is o=1, y=1; column 2 is i=0, x=2: stored 18+3+2 = 23.
+	if got := in.ElementInfo(4, 2); got != "[1, 0, 1, 2] = 11.5 (stored 23)" {
+		t.Fatalf("hover %q", got)
+	}
+}
