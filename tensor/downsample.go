@@ -158,12 +158,19 @@ func downsample(ctx context.Context, p *Tensor, row0, col0, rows, cols, maxRows,
 			for i := gr * g.RowStep; i < min((gr+1)*g.RowStep, rows); i++ {
 				// Columns [a, b) of row i, a chunk at a time.
 				rowOff := p.base() + p.axisOffset(0, row0+i)*size
+				unchecked := chunk // elements read since ctx was last checked
 				for x := a; x < b; {
-					if err := ctx.Err(); err != nil {
-						return err
+					// Once per chunk's worth of elements: a composite row
+					// comes in runs of a few, and Err may take a lock.
+					if unchecked >= chunk {
+						if err := ctx.Err(); err != nil {
+							return err
+						}
+						unchecked = 0
 					}
 					off := rowOff + p.axisOffset(1, col0+x)*size
 					n := min(chunk, b-x, colRun-(col0+x)%colRun)
+					unchecked += n
 					if kind == kind32 {
 						var row []float32
 						if dec.inPlace32 != nil && csb == 4 {
