@@ -98,7 +98,7 @@ func (in *Inspector) showThrough(e *ViewExpr) error {
 	in.raw, in.shown = raw, shown
 	in.view.inEffect, in.view.toSource = e, toSource
 	in.heat.mosaic = [2]int{}
-	if e == mosaicExpr {
+	if e.text() == MosaicExpr { // however it came: default, settings or typed
 		s := in.view.loaded.Shape()
 		in.heat.mosaic = [2]int{s[2], s[3]}
 	}

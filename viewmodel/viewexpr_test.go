@@ -217,6 +217,14 @@ func TestConvWeightOpensAsMosaic(t *testing.T) {
 		t.Fatalf("empty expression: view %q, want the default mosaic", in.Expr())
 	}
 
+	// A depthwise weight's mosaic is a plain strided plane (I = 1), but its
+	// kernels are still separated.
+	in.Show(2, f32Entry("dw", []int{5, 1, 3, 3}, seq(45)))
+	drain(t, q, in)
+	if h := in.Heatmap(); in.Expr() != MosaicExpr || h == nil || h.RowBlock != 3 || h.ColBlock != 3 {
+		t.Fatalf("depthwise: view %q heatmap %+v", in.Expr(), h)
+	}
+
 	for _, c := range []struct {
 		shape []int
 		plane [2]int
