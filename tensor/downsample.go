@@ -133,8 +133,10 @@ func downsample(ctx context.Context, p *Tensor, row0, col0, rows, cols, maxRows,
 	size := p.addrSize()
 	csb := p.strides[1] * size
 	// Along a composite column axis, columns are evenly spaced only within
-	// a run of its innermost component: chunks stop at the end of one.
+	// a run of its innermost component: a chunk is gathered run by run,
+	// then reduced at once.
 	colRun := p.spans(1)[len(p.spans(1))-1].size
+	compositeCols := colRun < p.shape[1]
 
 	chunk := min(span*g.ColStep, cancelStep)
 	err := parallel(ctx, g.Rows*spans, func() func(int) error {
@@ -158,42 +160,34 @@ func downsample(ctx context.Context, p *Tensor, row0, col0, rows, cols, maxRows,
 			for i := gr * g.RowStep; i < min((gr+1)*g.RowStep, rows); i++ {
 				// Columns [a, b) of row i, a chunk at a time.
 				rowOff := p.base() + p.axisOffset(0, row0+i)*size
-				unchecked := chunk // elements read since ctx was last checked
-				for x := a; x < b; {
-					// Once per chunk's worth of elements: a composite row
-					// comes in runs of a few, and Err may take a lock.
-					if unchecked >= chunk {
-						if err := ctx.Err(); err != nil {
-							return err
-						}
-						unchecked = 0
+				for x := a; x < b; x += chunk {
+					if err := ctx.Err(); err != nil {
+						return err
 					}
+					n := min(chunk, b-x)
 					off := rowOff + p.axisOffset(1, col0+x)*size
-					n := min(chunk, b-x, colRun-(col0+x)%colRun)
-					unchecked += n
 					if kind == kind32 {
 						var row []float32
-						if dec.inPlace32 != nil && csb == 4 {
+						if dec.inPlace32 != nil && csb == 4 && !compositeCols {
 							row = dec.inPlace32(off, n)
 						}
 						if row == nil {
 							row = buf32[:n]
-							dec.dec32(off, csb, row)
+							gatherRow(p, rowOff, col0+x, colRun, size, csb, row, dec.dec32)
 						}
 						reduceRow(row, x-a, cells, g.ColStep, r, absMaxSeg32)
 					} else {
 						var row []float64
-						if dec.inPlace64 != nil && csb == 8 {
+						if dec.inPlace64 != nil && csb == 8 && !compositeCols {
 							row = dec.inPlace64(off, n)
 						}
 						if row == nil {
 							row = buf64[:n]
-							dec.dec64(off, csb, row)
+							gatherRow(p, rowOff, col0+x, colRun, size, csb, row, dec.dec64)
 						}
 						reduceRow(row, x-a, cells, g.ColStep, r, absMaxSeg64)
 					}
 					meter.add(int64(n))
-					x += n
 				}
 			}
 			for j := range cells {
@@ -261,4 +255,42 @@ func (g *Grid) transpose() *Grid {
 	t.Values = tr(g.Values)
 	t.NaN, t.PosInf, t.NegInf = trCounts(g.NaN), trCounts(g.PosInf), trCounts(g.NegInf)
 	return t
+}
+
+// gatherRow decodes the len(dst) elements of a row from column col on,
+// whose columns are evenly spaced (csb address units apart) only within
+// runs of colRun (all of them for a plain axis): one decode per run, the
+// runs' offsets stepped like an odometer over the outer components.
+func gatherRow[T float32 | float64](p *Tensor, rowOff, col, colRun, size, csb int, dst []T, decode func(addr, stride int, dst []T)) {
+	sp := p.spans(1)
+	outer, inner := sp[:len(sp)-1], sp[len(sp)-1]
+	var digitBuf [8]int
+	digits := digitBuf[:0]
+	if len(outer) <= len(digitBuf) {
+		digits = digitBuf[:len(outer)]
+	} else {
+		digits = make([]int, len(outer))
+	}
+	q, r := col/colRun, col%colRun
+	off := 0
+	for k := len(outer) - 1; k >= 0; k-- {
+		digits[k] = q % outer[k].size
+		q /= outer[k].size
+		off += digits[k] * outer[k].stride
+	}
+	for done := 0; done < len(dst); {
+		n := min(len(dst)-done, colRun-r)
+		decode(rowOff+(off+r*inner.stride)*size, csb, dst[done:done+n])
+		done += n
+		r = 0
+		for k := len(outer) - 1; k >= 0; k-- {
+			digits[k]++
+			off += outer[k].stride
+			if digits[k] < outer[k].size {
+				break
+			}
+			off -= digits[k] * outer[k].stride
+			digits[k] = 0
+		}
+	}
 }
