@@ -15,7 +15,7 @@ import (
 
 func init() { register("export", runExport) }
 
-const exportUsage = "tensorscope export FILE --tensor NAME [--axes R,C] [--index AXIS=I ...] --out OUT.npy|.csv|.tsr|.safetensors\n" +
+const exportUsage = "tensorscope export FILE --tensor NAME [--axes R,C] [--index AXIS=I ...] [--expr EXPR] --out OUT.npy|.csv|.tsr|.safetensors\n" +
 	"       tensorscope export FILE --all --out OUT.safetensors\n" +
 	"       tensorscope export FILE --view graph [--dark] --out OUT.svg|.png"
 
@@ -29,6 +29,12 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	dark := c.flags.Bool("dark", false, "graph colours of the dark theme")
 	all := c.flags.Bool("all", false, "write every tensor with data, under its own name (.safetensors)")
 	sel := addSelectionFlags(c, "the tensor to write")
+	var expr *viewmodel.ViewExpr
+	c.flags.Func("expr", "write the tensor seen through a view, NumPy-style, e.g. 'w[0:64]' or 'w.permute(0,2,1,3).merge(0,1).merge(1,2)' (the conv mosaic)", func(v string) error {
+		var err error
+		expr, err = viewmodel.ParseViewExpr(v)
+		return err
+	})
 	pos, status, ok := c.parse(args, stdout, stderr)
 	if !ok {
 		return status
@@ -43,8 +49,8 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	graph := false
 	switch {
 	case *all:
-		if *view != "" || sel.tensor != "" || sel.axes != nil || sel.index != nil {
-			return c.usageError(stderr, "--all writes every tensor: it takes no --view, --tensor, --axes or --index")
+		if *view != "" || sel.tensor != "" || sel.axes != nil || sel.index != nil || expr != nil {
+			return c.usageError(stderr, "--all writes every tensor: it takes no --view, --tensor, --axes, --index or --expr")
 		}
 		if !containsString(viewmodel.ExportAllExtensions, ext) {
 			return c.usageError(stderr, "--out must end in %s with --all", strings.Join(viewmodel.ExportAllExtensions, ", "))
@@ -61,8 +67,8 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		}
 	case *view == headless.ViewGraph:
 		graph = true
-		if sel.tensor != "" || sel.axes != nil || sel.index != nil {
-			return c.usageError(stderr, "--tensor, --axes and --index do not apply to --view graph")
+		if sel.tensor != "" || sel.axes != nil || sel.index != nil || expr != nil {
+			return c.usageError(stderr, "--tensor, --axes, --index and --expr do not apply to --view graph")
 		}
 		if ext != ".svg" && ext != ".png" {
 			return c.usageError(stderr, "--out must end in .svg or .png for the graph")
@@ -121,6 +127,11 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		}
 		if err != nil {
 			return fileError(stderr, path, err)
+		}
+		if expr != nil {
+			if t, _, err = expr.Apply(t); err != nil {
+				return fileError(stderr, path, fmt.Errorf("tensor %q: %w", e.Name, err))
+			}
 		}
 		var plane *tensor.Tensor
 		if ext == ".csv" {

@@ -47,6 +47,23 @@ func TestExportTensorFormats(t *testing.T) {
 		t.Errorf(".npy differs from header + data (%d bytes)", len(got))
 	}
 
+	// --expr: the view's elements, in its order (plane 1, transposed).
+	viewed := filepath.Join(dir, "v.npy")
+	if _, errOut, code := runCmd("export", wave, "--tensor", "#0", "--expr", "w[1].transpose(0,1)", "--out", viewed); code != 0 || errOut != "" {
+		t.Fatalf("--expr: exit %d: %s", code, errOut)
+	}
+	p1, _ := x.Select(0, 1)
+	tr, _ := p1.Permute([]int{1, 0})
+	trBytes, err := tr.ContiguousBytes(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ = viewmodel.NPYHeader("<f4", []int{40, 30})
+	if got, _ := os.ReadFile(viewed); !bytes.Equal(got, append(h, trBytes...)) {
+		t.Errorf("--expr: .npy differs from the transposed plane (%d bytes)", len(got))
+	}
+	os.Remove(viewed)
+
 	// .tsr: a TSR v1 input comes back as the same file.
 	out := filepath.Join(dir, "w.tsr")
 	if _, errOut, code := runCmd("export", wave, "--tensor", "#0", "--out", out); code != 0 || !strings.Contains(errOut, "TSR v1") {
@@ -166,6 +183,9 @@ func TestExportUsageAndErrors(t *testing.T) {
 		{[]string{"export", wave, "--out", out}, 2, "choose --tensor NAME or --view graph"},
 		{[]string{"export", wave, "--tensor", "#0", "--out", filepath.Join(dir, "x.txt")}, 2, ".npy, .csv, .tsr"},
 		{[]string{"export", wave, "--tensor", "#0", "--axes", "0,1", "--out", out}, 2, "plane of a .csv"},
+		{[]string{"export", wave, "--tensor", "#0", "--expr", "w[", "--out", out}, 2, "col 3: expected an index"},
+		{[]string{"export", wave, "--all", "--expr", "w", "--out", filepath.Join(dir, "a.safetensors")}, 2, "--expr"},
+		{[]string{"export", wave, "--tensor", "#0", "--expr", "w.merge(0,3)", "--out", out}, 1, "col 3: merge(0,3): axis 3 is out of range for rank 3"},
 		{[]string{"export", cnn, "--view", "graph", "--tensor", "data", "--out", filepath.Join(dir, "g.svg")}, 2, "do not apply"},
 		{[]string{"export", cnn, "--view", "graph", "--out", filepath.Join(dir, "g.pdf")}, 2, ".svg or .png"},
 		{[]string{"export", cnn, "--view", "heatmap", "--out", out}, 2, "--view must be graph"},

@@ -18,7 +18,7 @@ import (
 func init() { register("render", runRender) }
 
 const renderUsage = "tensorscope render FILE --view heatmap|plot|histogram|graph|window|diff [--with B] [--tensor NAME] [--axes R,C] " +
-	"[--index AXIS=I ...] [--colormap NAME] [--range auto|sym|slice|LO,HI] [--bins N] [--direction tb|lr] [--constants] [--select NODE] " +
+	"[--index AXIS=I ...] [--expr EXPR] [--colormap NAME] [--range auto|sym|slice|LO,HI] [--bins N] [--direction tb|lr] [--constants] [--select NODE] " +
 	"[--diff absolute|relative] [--size WxH] --out OUT.png"
 
 // Limits of --size: large enough for any screen, small enough that the
@@ -62,6 +62,9 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		return nil
 	})
 	dequant := c.flags.Bool("dequant", false, "show a quantised tensor's dequantised values")
+	c.flags.Func("expr", "the view of the tensor to show, NumPy-style, e.g. 'w[:, :, 1, 1]', 'w[0:64]', "+
+		"'w.permute(0,2,1,3).merge(0,1).merge(1,2)' or 'w' for the tensor itself (default: its own view; conv weights [O,I,kh,kw] show the mosaic of their kernels unless --axes or --index name a plane)",
+		settings.SetExpr)
 	with := c.flags.String("with", "", "--view diff: the file B whose tensor --tensor is compared with FILE's")
 	compare := viewmodel.DefaultCompareSettings()
 	c.flags.Func("diff", "--view diff: what A−B shows, absolute (a − b) or relative ((a − b)/|a|) (default absolute)", compare.SetDiff)
@@ -121,7 +124,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		}
 		return ""
 	}
-	inspectorFlags := []string{"tensor", "axes", "index", "colormap", "range", "bins", "reduce", "log", "plane", "dequant"}
+	inspectorFlags := []string{"tensor", "axes", "index", "colormap", "range", "bins", "reduce", "log", "plane", "dequant", "expr"}
 	if *view != headless.ViewGraph && *view != headless.ViewWindow {
 		if f := given("direction", "constants", "select"); f != "" {
 			return c.usageError(stderr, "%s applies to --view graph (or window)", f)
@@ -145,7 +148,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 			return c.usageError(stderr, "%s applies to --view heatmap (or window)", f)
 		}
 	case headless.ViewDiff:
-		if f := given("bins", "log", "plane", "reduce", "dequant"); f != "" {
+		if f := given("bins", "log", "plane", "reduce", "dequant", "expr"); f != "" {
 			return c.usageError(stderr, "%s does not apply to --view diff", f)
 		}
 		if *with == "" || sel.tensor == "" {

@@ -93,6 +93,7 @@ func TestRenderViews(t *testing.T) {
 		{[]string{"render", cnn, "--view", "window", "--direction", "lr", "--select", "stem_conv"}, 1280, 820},
 		{[]string{"render", cnn, "--view", "window"}, 1280, 820},
 		{[]string{"render", cnn, "--view", "window", "--tensor", "stem_conv.weight", "--colormap", "gray", "--size", "1000x900"}, 1000, 900},
+		{[]string{"render", cnn, "--view", "heatmap", "--tensor", "stem_conv.weight", "--expr", "w[..., 1, ::2]", "--size", "400x300"}, 400, 300},
 		{[]string{"render", "--size", "900x830", "--view", "window", wave}, 900, 830},
 	} {
 		png := filepath.Join(out, "out.png")
@@ -174,6 +175,9 @@ func TestRenderUsageAndErrors(t *testing.T) {
 		{[]string{"render", wave, "--view", "window", "--out", out, "--size", "300x200"}, 1, "needs at least"},
 		{[]string{"render", wave, "--view", "heatmap", "--out", out, "--size", "100x100"}, 1, "needs at least"},
 		{[]string{"render", wave, "--view", "heatmap", "--out", out, "--reduce", "median"}, 2, "--reduce"},
+		{[]string{"render", wave, "--view", "heatmap", "--out", out, "--expr", "w[0"}, 2, "col 4: expected ',' or ']'"},
+		{[]string{"render", wave, "--view", "heatmap", "--out", out, "--expr", "w[5]"}, 1, "col 3: index 5 is out of range for axis 0 of size 2"},
+		{[]string{"render", cnn, "--view", "graph", "--out", out, "--expr", "w"}, 2, "--expr does not apply"},
 		{[]string{"render", cnn, "--view", "graph", "--out", out, "--direction", "up"}, 2, "unknown direction"},
 		{[]string{"render", wave, "--view", "heatmap", "--out", out, "--direction", "lr"}, 2, "--direction applies to --view graph"},
 		{[]string{"render", cnn, "--view", "graph", "--out", out, "--select", "nope"}, 1, `no node named "nope"`},

@@ -37,7 +37,7 @@ func tensorChunks(t *tensor.Tensor, fn func(chunk []byte) error) error {
 	if t.IsBigEndian() {
 		fn = swappedChunks(t.DType(), fn)
 	}
-	shape, strides := t.Shape(), t.Strides()
+	shape, strides := t.PhysicalLayout() // a composite axis contributes its components
 	for _, d := range shape {
 		if d == 0 {
 			return nil

@@ -52,6 +52,7 @@ func (t *Tensor) ComplexPart(p ComplexPart) (*Tensor, error) {
 		for i, s := range t.strides {
 			v.strides[i] = 2 * s
 		}
+		v.merged = doubledStrides(t.merged)
 		if p == ImagPart {
 			v.offset += part.Size()
 		}

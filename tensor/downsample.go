@@ -59,6 +59,17 @@ func (g *Grid) At(r, c int) float64 { return g.Values[r*g.Cols+c] }
 // layout allows; memory used is proportional to the grid, not the plane.
 // A mean is the float64 sum of the cell's finite values over their count.
 func Downsample(ctx context.Context, plane *Tensor, maxRows, maxCols int, r Reduction, progress ProgressFunc) (*Grid, error) {
+	if plane.Rank() != 2 {
+		return nil, fmt.Errorf("downsample of %s: need a 2-D plane", plane)
+	}
+	return DownsampleRegion(ctx, plane, 0, 0, plane.shape[0], plane.shape[1], maxRows, maxCols, r, progress)
+}
+
+// DownsampleRegion is Downsample of rows [row0, row0+rows) and columns
+// [col0, col0+cols) of plane: the grid covers that region alone. It is the
+// zoomed heatmap of any plane, a composite one included, whose arbitrary
+// slices need not be views (see Slice).
+func DownsampleRegion(ctx context.Context, plane *Tensor, row0, col0, rows, cols, maxRows, maxCols int, r Reduction, progress ProgressFunc) (*Grid, error) {
 	if err := checkNumeric(plane, "downsample"); err != nil {
 		return nil, err
 	}
@@ -71,24 +82,30 @@ func Downsample(ctx context.Context, plane *Tensor, maxRows, maxCols int, r Redu
 	if r > ReduceAbsMax {
 		return nil, fmt.Errorf("downsample of %s: unknown %v", plane, r)
 	}
-	rows, cols := plane.shape[0], plane.shape[1]
+	if row0 < 0 || col0 < 0 || rows < 0 || cols < 0 || row0 > plane.shape[0]-rows || col0 > plane.shape[1]-cols {
+		return nil, fmt.Errorf("downsample of %s: region of %d×%d at %d,%d is outside the plane", plane, rows, cols, row0, col0)
+	}
 	rs, cs := plane.strides[0], plane.strides[1]
 	meter := newProgressMeter(progress, int64(rows)*int64(cols))
 	// Walk the plane along its smaller stride: for a transposed plane,
 	// downsample the transpose and transpose the (small) result.
 	if rs < cs && rows > 1 && cols > 1 {
-		tr := plane.derive([]int{cols, rows}, []int{cs, rs}, 0)
-		g, err := downsample(ctx, tr, maxCols, maxRows, r, meter)
+		var merged [][]span
+		if plane.merged != nil {
+			merged = [][]span{plane.merged[1], plane.merged[0]}
+		}
+		tr := plane.derive([]int{plane.shape[1], plane.shape[0]}, []int{cs, rs}, merged, 0)
+		g, err := downsample(ctx, tr, col0, row0, cols, rows, maxCols, maxRows, r, meter)
 		if err != nil {
 			return nil, err
 		}
 		return g.transpose(), nil
 	}
-	return downsample(ctx, plane, maxRows, maxCols, r, meter)
+	return downsample(ctx, plane, row0, col0, rows, cols, maxRows, maxCols, r, meter)
 }
 
-func downsample(ctx context.Context, p *Tensor, maxRows, maxCols int, r Reduction, meter *progressMeter) (*Grid, error) {
-	rows, cols := p.shape[0], p.shape[1]
+// downsample reduces the region of p at row0, col0 of rows×cols elements.
+func downsample(ctx context.Context, p *Tensor, row0, col0, rows, cols, maxRows, maxCols int, r Reduction, meter *progressMeter) (*Grid, error) {
 	g := &Grid{SrcRows: rows, SrcCols: cols, RowStep: 1, ColStep: 1, Reduction: r}
 	if rows > 0 && cols > 0 {
 		g.RowStep = (rows + maxRows - 1) / maxRows
@@ -114,7 +131,12 @@ func downsample(ctx context.Context, p *Tensor, maxRows, maxCols int, r Reductio
 	var countsOnce sync.Once
 	kind := p.kernel()
 	size := p.addrSize()
-	rsb, csb := p.strides[0]*size, p.strides[1]*size
+	csb := p.strides[1] * size
+	// Along a composite column axis, columns are evenly spaced only within
+	// a run of its innermost component: a chunk is gathered run by run,
+	// then reduced at once.
+	colRun := p.spans(1)[len(p.spans(1))-1].size
+	compositeCols := colRun < p.shape[1]
 
 	chunk := min(span*g.ColStep, cancelStep)
 	err := parallel(ctx, g.Rows*spans, func() func(int) error {
@@ -137,30 +159,31 @@ func downsample(ctx context.Context, p *Tensor, maxRows, maxCols int, r Reductio
 			a, b := c0*g.ColStep, min(c1*g.ColStep, cols)
 			for i := gr * g.RowStep; i < min((gr+1)*g.RowStep, rows); i++ {
 				// Columns [a, b) of row i, a chunk at a time.
+				rowOff := p.base() + p.axisOffset(0, row0+i)*size
 				for x := a; x < b; x += chunk {
 					if err := ctx.Err(); err != nil {
 						return err
 					}
-					off := p.base() + i*rsb + x*csb
 					n := min(chunk, b-x)
+					off := rowOff + p.axisOffset(1, col0+x)*size
 					if kind == kind32 {
 						var row []float32
-						if dec.inPlace32 != nil && csb == 4 {
+						if dec.inPlace32 != nil && csb == 4 && !compositeCols {
 							row = dec.inPlace32(off, n)
 						}
 						if row == nil {
 							row = buf32[:n]
-							dec.dec32(off, csb, row)
+							gatherRow(p, rowOff, col0+x, colRun, size, csb, row, dec.dec32)
 						}
 						reduceRow(row, x-a, cells, g.ColStep, r, absMaxSeg32)
 					} else {
 						var row []float64
-						if dec.inPlace64 != nil && csb == 8 {
+						if dec.inPlace64 != nil && csb == 8 && !compositeCols {
 							row = dec.inPlace64(off, n)
 						}
 						if row == nil {
 							row = buf64[:n]
-							dec.dec64(off, csb, row)
+							gatherRow(p, rowOff, col0+x, colRun, size, csb, row, dec.dec64)
 						}
 						reduceRow(row, x-a, cells, g.ColStep, r, absMaxSeg64)
 					}
@@ -232,4 +255,42 @@ func (g *Grid) transpose() *Grid {
 	t.Values = tr(g.Values)
 	t.NaN, t.PosInf, t.NegInf = trCounts(g.NaN), trCounts(g.PosInf), trCounts(g.NegInf)
 	return t
+}
+
+// gatherRow decodes the len(dst) elements of a row from column col on,
+// whose columns are evenly spaced (csb address units apart) only within
+// runs of colRun (all of them for a plain axis): one decode per run, the
+// runs' offsets stepped like an odometer over the outer components.
+func gatherRow[T float32 | float64](p *Tensor, rowOff, col, colRun, size, csb int, dst []T, decode func(addr, stride int, dst []T)) {
+	sp := p.spans(1)
+	outer, inner := sp[:len(sp)-1], sp[len(sp)-1]
+	var digitBuf [8]int
+	digits := digitBuf[:0]
+	if len(outer) <= len(digitBuf) {
+		digits = digitBuf[:len(outer)]
+	} else {
+		digits = make([]int, len(outer))
+	}
+	q, r := col/colRun, col%colRun
+	off := 0
+	for k := len(outer) - 1; k >= 0; k-- {
+		digits[k] = q % outer[k].size
+		q /= outer[k].size
+		off += digits[k] * outer[k].stride
+	}
+	for done := 0; done < len(dst); {
+		n := min(len(dst)-done, colRun-r)
+		decode(rowOff+(off+r*inner.stride)*size, csb, dst[done:done+n])
+		done += n
+		r = 0
+		for k := len(outer) - 1; k >= 0; k-- {
+			digits[k]++
+			off += outer[k].stride
+			if digits[k] < outer[k].size {
+				break
+			}
+			off -= digits[k] * outer[k].stride
+			digits[k] = 0
+		}
+	}
 }

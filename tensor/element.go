@@ -45,7 +45,7 @@ func (t *Tensor) elementAddr(index []int) (int, error) {
 		if i < 0 || i >= t.shape[k] {
 			return 0, fmt.Errorf("%w: index %v for %s (dim %d)", ErrIndex, index, t, k)
 		}
-		off += i * t.strides[k]
+		off += t.axisOffset(k, i)
 	}
 	if t.dtype.Packed() {
 		return t.phase + off, nil

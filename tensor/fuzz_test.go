@@ -62,17 +62,13 @@ func (s *byteSource) small(n int) int { // mostly in [0, n), sometimes out of ra
 // (for packed dtypes, their element numbers in the storage).
 func elementAddrs(x *Tensor) []int {
 	var out []int
-	st := x.Strides()
 	dt := x.DType()
 	forEachIndex(x.Shape(), func(idx []int) {
 		off, step := x.Offset(), dt.Size()
 		if dt.Packed() {
 			off, step = x.Offset()/dt.UnitBytes()*dt.UnitElems()+x.UnitPhase(), 1
 		}
-		for k, i := range idx {
-			off += i * st[k] * step
-		}
-		out = append(out, off)
+		out = append(out, off+naiveOffset(x, idx)*step)
 	})
 	return out
 }
@@ -215,7 +211,8 @@ func applyViewOp(x *Tensor, m viewModel, src *byteSource) (*Tensor, viewModel, s
 		start, length := src.small(4), src.small(4)
 		name = fmt.Sprintf("Slice(%d,%d,%d)", dim, start, length)
 		y, err = x.Slice(dim, start, length)
-		valid = dim >= 0 && dim < rank && length >= 1 && start >= 0 && start+length <= m.shape[dim]
+		valid = dim >= 0 && dim < rank && length >= 1 && start >= 0 && start+length <= m.shape[dim] &&
+			sliceIsView(x, dim, start, length)
 		if valid {
 			shape := slices.Clone(m.shape)
 			shape[dim] = length
@@ -279,8 +276,9 @@ func applyViewOp(x *Tensor, m viewModel, src *byteSource) (*Tensor, viewModel, s
 				p *= d
 			}
 			shape = append(append(shape, p), m.shape[end+1:]...)
-			// An empty tensor addresses nothing: merging it may go either way.
-			valid = p == 0 || stridedReshapeExists(x, shape) || (len(m.vals) == 0 && err == nil)
+			// Dims that do not lie one inside the other merge into a
+			// composite axis, so every merge of valid dims is a view.
+			valid = true
 			next = viewModel{shape: shape, vals: m.vals}
 		}
 	case 4:
@@ -293,7 +291,7 @@ func applyViewOp(x *Tensor, m viewModel, src *byteSource) (*Tensor, viewModel, s
 		y, err = x.DimSplit(dim, sizes)
 		if dim >= 0 && dim < rank {
 			p := 1
-			valid = true
+			valid = x.mergedAxis(dim) == nil
 			for _, s := range sizes {
 				valid = valid && s >= 1
 				p *= s

@@ -33,11 +33,7 @@ func seqTensor(t testing.TB, shape ...int) *Tensor {
 // Packed elements are found by element number (naivePacked), big-endian
 // elements are reversed byte by byte, magnitudes computed with math.Hypot.
 func naiveAt(x *Tensor, index []int) float64 {
-	st := x.Strides()
-	e := 0
-	for k, i := range index {
-		e += i * st[k]
-	}
+	e := naiveOffset(x, index)
 	if x.DType().Packed() {
 		return naivePacked(x.DType(), x.Storage().Bytes()[x.Offset():], x.UnitPhase()+e)
 	}
@@ -189,3 +185,65 @@ func eqInts(a, b []int) bool { return slices.Equal(a, b) }
 
 func putF32(b []byte, v float32) { binary.LittleEndian.PutUint32(b, math.Float32bits(v)) }
 func putF64(b []byte, v float64) { binary.LittleEndian.PutUint64(b, math.Float64bits(v)) }
+
+// naiveOffset is the element offset of index: along a composite axis, the
+// index read as digits of its components (innermost fastest), each times
+// its stride.
+func naiveOffset(x *Tensor, index []int) int {
+	e := 0
+	for k, i := range index {
+		sp := x.spans(k)
+		digits := make([]int, len(sp))
+		for j := len(sp) - 1; j >= 0; j-- {
+			digits[j] = i % sp[j].size
+			i /= sp[j].size
+		}
+		for j, d := range digits {
+			e += d * sp[j].stride
+		}
+	}
+	return e
+}
+
+// sliceIsView reports whether indices [start, start+length) of axis dim of
+// x are addressed by a set of components: always for a plain axis; for a
+// composite one, when the offsets the range addresses, in order, form a
+// mixed-radix grid (checked by brute force over the candidates' products).
+func sliceIsView(x *Tensor, dim, start, length int) bool {
+	sp := x.spans(dim)
+	if len(sp) == 1 {
+		return true
+	}
+	offs := make([]int, length)
+	for i := range offs {
+		one := make([]int, x.Rank())
+		one[dim] = start + i
+		offs[i] = naiveOffset(x, one)
+	}
+	// Any grid's sizes are a factorisation of length whose strides are
+	// differences of offs; try the strides of the digits of sp.
+	var try func(rest, n int, sizes, strides []int) bool
+	try = func(rest, n int, sizes, strides []int) bool {
+		if n == 1 {
+			ok := true
+			for i, o := range offs {
+				want, q := offs[0], i
+				for j := len(sizes) - 1; j >= 0; j-- {
+					want += q % sizes[j] * strides[j]
+					q /= sizes[j]
+				}
+				ok = ok && o == want
+			}
+			return ok
+		}
+		for j := rest; j < len(sp); j++ {
+			for d := 2; d <= n; d++ {
+				if n%d == 0 && try(j+1, n/d, append(sizes[:len(sizes):len(sizes)], d), append(strides[:len(strides):len(strides)], sp[j].stride)) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return try(0, length, nil, nil)
+}

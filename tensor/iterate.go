@@ -25,10 +25,11 @@ type layout struct {
 func newLayout(t *Tensor, anyOrder bool) layout {
 	l := layout{data: t.storage.data, base: t.base(), size: t.addrSize(), n: int64(t.Len())}
 	type dim struct{ size, stride int }
-	dims := make([]dim, 0, len(t.shape))
-	for i, d := range t.shape {
+	shape, strides := t.physical()
+	dims := make([]dim, 0, len(shape))
+	for i, d := range shape {
 		if d != 1 {
-			dims = append(dims, dim{d, t.strides[i]})
+			dims = append(dims, dim{d, strides[i]})
 		}
 	}
 	if anyOrder {

@@ -37,7 +37,7 @@ func Plane(t *Tensor, rowAxis, colAxis int, fixed []int) (*Tensor, error) {
 		if i < 0 || i >= t.shape[k] {
 			return nil, bad("index %d of axis %d out of range [0,%d)", i, k, t.shape[k])
 		}
-		shift += i * t.strides[k]
+		shift += t.axisOffset(k, i)
 	}
 	rows, cols, rs, cs := 1, 1, 1, 1
 	if colAxis >= 0 {
@@ -48,5 +48,15 @@ func Plane(t *Tensor, rowAxis, colAxis int, fixed []int) (*Tensor, error) {
 	} else {
 		rs = cols * cs // what a row-major 1×N would have
 	}
-	return t.derive([]int{rows, cols}, []int{rs, cs}, shift), nil
+	var merged [][]span
+	if t.merged != nil {
+		merged = make([][]span, 2)
+		if rowAxis >= 0 {
+			merged[0] = t.merged[rowAxis]
+		}
+		if colAxis >= 0 {
+			merged[1] = t.merged[colAxis]
+		}
+	}
+	return t.derive([]int{rows, cols}, []int{rs, cs}, merged, shift), nil
 }

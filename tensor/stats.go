@@ -104,6 +104,9 @@ func ChannelStats(ctx context.Context, t *Tensor, axis int, progress ProgressFun
 	if axis < 0 || axis >= t.Rank() {
 		return nil, fmt.Errorf("channel stats of %s: axis %d out of range [0,%d)", t, axis, t.Rank())
 	}
+	if t.mergedAxis(axis) != nil {
+		return nil, fmt.Errorf("channel stats of %s: axis %d is composite (a merge of dims not adjacent in memory)", t, axis)
+	}
 	channels := t.shape[axis]
 	out := make([]Stats, channels)
 	if channels == 0 {

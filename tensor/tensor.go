@@ -18,9 +18,10 @@ type Tensor struct {
 	storage *Storage
 	dtype   DType
 	shape   []int
-	strides []int
-	offset  int // bytes into storage: of element 0, or for packed dtypes of the unit holding it
-	phase   int // packed dtypes: element 0's position in its unit, in [0, UnitElems)
+	strides []int    // of a composite axis, its innermost component's
+	merged  [][]span // nil, or per axis its components when composite (see composite.go)
+	offset  int      // bytes into storage: of element 0, or for packed dtypes of the unit holding it
+	phase   int      // packed dtypes: element 0's position in its unit, in [0, UnitElems)
 
 	bigEndian bool  // multi-byte elements are stored most significant byte first
 	magnitude DType // Complex64 or Complex128 when the elements are |z| of complex numbers
@@ -164,7 +165,9 @@ func (t *Tensor) Rank() int { return len(t.shape) }
 // Shape returns a copy of the dimensions.
 func (t *Tensor) Shape() []int { return append([]int(nil), t.shape...) }
 
-// Strides returns a copy of the strides, in elements.
+// Strides returns a copy of the strides, in elements. A composite axis
+// (see DimMerge) has no single stride: it reports its innermost one, and
+// PhysicalLayout gives the whole addressing.
 func (t *Tensor) Strides() []int { return append([]int(nil), t.strides...) }
 
 // Offset is the byte offset of element 0 in the storage; for packed

@@ -265,7 +265,8 @@ func (r *heatmapRenderer) buildTicks(pos fyne.Position, sz fyne.Size) {
 			r.ticks = append(r.ticks, t)
 		}
 	}
-	r.objects = append(append(r.objects[:0], r.img, r.frame), r.ticks...)
+	r.objects = append(append(r.objects[:0], r.img), separators(res, pos, sz)...)
+	r.objects = append(append(r.objects, r.frame), r.ticks...)
 }
 
 func tickLine(x1, y1, x2, y2 float32, c color.Color) *canvas.Line {

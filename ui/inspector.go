@@ -40,6 +40,7 @@ type inspectorView struct {
 	facts    *widget.Table
 	factRows [][2]string
 	tabs     *container.AppTabs
+	expr     *exprBar // the expression the tensor is seen through
 
 	heat     *heatmapView
 	bar      *colorBar
@@ -136,7 +137,8 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 		}
 	})
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(v.pin, v.toGraph), v.title), v.summary, v.alert, v.pcts, v.dequant, v.complexSel, status, v.message)
-	v.content = container.NewBorder(top, nil, nil, nil, v.tabs)
+	v.expr = newExprBar(v.in)
+	v.content = container.NewBorder(top, nil, nil, nil, container.NewBorder(v.expr.content, nil, nil, nil, v.tabs))
 	v.in.OnChange = v.update
 	v.update(viewmodel.ChangedAll) // syncs the controls too
 	return v
@@ -194,6 +196,7 @@ func (v *inspectorView) close() { v.in.OnChange = nil }
 
 func (v *inspectorView) update(c viewmodel.Change) {
 	if c&viewmodel.ChangedTensor != 0 {
+		v.expr.sync(true) // before updateTensor lays the inspector out
 		v.updateTensor()
 	}
 	if c&(viewmodel.ChangedSummary|viewmodel.ChangedTensor) != 0 {
@@ -379,13 +382,19 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 		}
 	})
 	v.vectorAsMap.Hide()
-	v.heatOnly = container.NewHBox(widget.NewLabel("Rows"), v.rowSel, widget.NewLabel("Cols"), v.colSel,
-		widget.NewLabel("Reduce"), red, zoomOut, zoomIn, fit)
-	axes := container.NewHBox(v.vectorAsMap, v.heatOnly)
-	colours := container.NewHBox(widget.NewLabel("Colours"), cmap, widget.NewLabel("Range"), rangeSel,
-		container.NewGridWrap(fyne.NewSize(90, lo.MinSize().Height), lo),
-		container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi))
-	controls := container.NewVBox(container.NewHScroll(axes), container.NewHScroll(colours), v.sliders)
+	// The toolbars wrap in a narrow window instead of being cut off.
+	v.heatOnly = newFlow(
+		container.NewHBox(widget.NewLabel("Rows"), v.rowSel),
+		container.NewHBox(widget.NewLabel("Cols"), v.colSel),
+		container.NewHBox(widget.NewLabel("Reduce"), red),
+		container.NewHBox(zoomOut, zoomIn, fit))
+	axes := container.NewBorder(nil, nil, v.vectorAsMap, nil, v.heatOnly)
+	colours := newFlow(
+		container.NewHBox(widget.NewLabel("Colours"), cmap),
+		container.NewHBox(widget.NewLabel("Range"), rangeSel,
+			container.NewGridWrap(fyne.NewSize(90, lo.MinSize().Height), lo),
+			container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi)))
+	controls := container.NewVBox(axes, colours, v.sliders)
 	bottom := container.NewVBox(v.heatNote, v.hover)
 	v.cmapSel, v.rangeSel, v.redSel, v.rangeLo, v.rangeHi = cmap, rangeSel, red, lo, hi
 	v.heatArea = newHeatmapArea(v.heat, v.bar)
@@ -586,11 +595,12 @@ func (v *inspectorView) histogramTab() fyne.CanvasObject {
 	lo.OnSubmitted = func(string) { apply() }
 	hi.OnSubmitted = func(string) { apply() }
 	v.binsSel, v.histLog, v.histManual, v.histScope, v.histLo, v.histHi = bins, logc, manual, scope, lo, hi
-	controls := container.NewHBox(scope, widget.NewLabel("Bins"), bins, logc, manual,
-		container.NewGridWrap(fyne.NewSize(90, lo.MinSize().Height), lo),
-		container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi))
+	controls := newFlow(scope, container.NewHBox(widget.NewLabel("Bins"), bins), logc,
+		container.NewHBox(manual,
+			container.NewGridWrap(fyne.NewSize(90, lo.MinSize().Height), lo),
+			container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi)))
 	v.hist.area = newHoverRaster(v.hist.raster, v.hist.hoverAt)
-	return container.NewBorder(container.NewHScroll(controls), container.NewVBox(v.hist.note, v.hist.hover), nil, nil,
+	return container.NewBorder(controls, container.NewVBox(v.hist.note, v.hist.hover), nil, nil,
 		v.hist.area)
 }
 

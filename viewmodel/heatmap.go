@@ -54,6 +54,9 @@ type HeatmapImage struct {
 	Lo, Hi    float64 // colour range
 	Colormap  *Colormap
 	Reduction string
+	// RowBlock and ColBlock are the plane's blocks (a mosaic's kernel
+	// size), between which the heatmap draws thin lines; 0 for none.
+	RowBlock, ColBlock int
 }
 
 type heatmapState struct {
@@ -65,6 +68,7 @@ type heatmapState struct {
 	lo, hi           float64
 	reduction        int // index into Reductions
 	maxRows, maxCols int
+	mosaic           [2]int // kh, kw while a conv mosaic is shown (tensorview.go)
 
 	plane    *tensor.Tensor
 	planeErr error
@@ -280,20 +284,16 @@ func (in *Inspector) startHeatmap() {
 	maxR, maxC := h.maxRows, h.maxCols
 	cmap, colours := h.cmap, in.colourRange()
 	pr, pc := in.PlaneSize()
+	rb, cb := h.separators()
 	in.setProgress("Heatmap", 0)
 	h.task = StartTask(in.post, in.doc, func(ctx context.Context, progress Progress) (*HeatmapImage, error) {
-		sub, err := plane.Slice(0, view.Row, view.Rows)
-		if err == nil {
-			sub, err = sub.Slice(1, view.Col, view.Cols)
-		}
+		// A region, not a slice: a composite plane's zoom need not be a view.
+		g, err := tensor.DownsampleRegion(ctx, plane, view.Row, view.Col, view.Rows, view.Cols, maxR, maxC, Reductions[red], progress)
 		if err != nil {
 			return nil, err
 		}
-		g, err := tensor.Downsample(ctx, sub, maxR, maxC, Reductions[red], progress)
-		if err != nil {
-			return nil, err
-		}
-		res := &HeatmapImage{Grid: g, View: view, PlaneRows: pr, PlaneCols: pc, Reduction: ReductionNames[red]}
+		res := &HeatmapImage{Grid: g, View: view, PlaneRows: pr, PlaneCols: pc, Reduction: ReductionNames[red],
+			RowBlock: rb, ColBlock: cb}
 		colourise(res, cmap, colours.mode, colours.lo, colours.hi)
 		return res, nil
 	}, func(f float64) { in.setProgress("Heatmap", f) }, func(r *HeatmapImage, err error) {

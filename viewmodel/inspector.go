@@ -40,6 +40,7 @@ type Inspector struct {
 	dequant bool
 	part    tensor.ComplexPart // the real view of a complex tensor
 	text    textState          // elements shown as text (strings, records)
+	view    tensorView         // the expression shown and raw are seen through (tensorview.go)
 
 	summary summaryResult
 	heat    heatmapState
@@ -93,6 +94,7 @@ func (in *Inspector) Show(index int, e *formats.TensorEntry) {
 	in.index, in.entry = index, e
 	in.enterTensor()
 	in.err, in.raw, in.shown = nil, nil, nil
+	in.view = tensorView{}
 	in.summary = summaryResult{}
 	in.heat.reset()
 	in.hist.reset()
@@ -148,8 +150,7 @@ func (in *Inspector) load() {
 			in.changed(ChangedTensor | ChangedProgress)
 			return
 		}
-		in.raw, in.shown = ts[0], ts[1]
-		in.heat.setTensor(in.shown)
+		in.setLoaded(ts[0], ts[1])
 		in.applyPlane()
 		in.applyPendingPlace()
 		in.changed(ChangedTensor)

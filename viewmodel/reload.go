@@ -16,6 +16,7 @@ type tensorPlace struct {
 	rowAxis, colAxis int
 	fixed            []int
 	view             Window
+	expr             *ViewExpr // the user's expression for the tensor, nil for its default
 }
 
 // place records the inspector's place, or nil when no tensor is shown.
@@ -23,7 +24,7 @@ func (in *Inspector) place() *tensorPlace {
 	if in.entry == nil {
 		return nil
 	}
-	p := &tensorPlace{name: in.entry.Name, shape: slices.Clone(in.entry.Shape)}
+	p := &tensorPlace{name: in.entry.Name, shape: slices.Clone(in.entry.Shape), expr: in.view.chosen}
 	if in.heat.t != nil {
 		p.rowAxis, p.colAxis = in.heat.rowAxis, in.heat.colAxis
 		p.fixed = slices.Clone(in.heat.fixed)
@@ -45,6 +46,9 @@ func (in *Inspector) restorePlace(p *tensorPlace, entries []*formats.TensorEntry
 			continue
 		}
 		in.Show(i, e)
+		if slices.Equal(e.Shape, p.shape) {
+			in.view.chosen = p.expr // applies when it has loaded
+		}
 		if p.rowAxis != -2 && slices.Equal(e.Shape, p.shape) {
 			in.pendingPlace = p
 		}

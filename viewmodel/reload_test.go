@@ -80,6 +80,10 @@ func TestReloadKeepsTensorPlaneSlidersAndZoom(t *testing.T) {
 	in := d.Inspector
 	in.Show(1, d.Doc.Tensors[1])
 	drain(t, q, in)
+	if err := in.SetExpr("w"); err != nil { // the tensor's planes, not the mosaic it opens as
+		t.Fatal(err)
+	}
+	drain(t, q, in)
 	if err := in.SetAxes(1, 3); err != nil {
 		t.Fatal(err)
 	}
@@ -94,6 +98,9 @@ func TestReloadKeepsTensorPlaneSlidersAndZoom(t *testing.T) {
 
 	if in.Index() != 1 || in.Entry() != d.Doc.Tensors[1] {
 		t.Fatalf("after reload the inspector shows tensor %d, want 1", in.Index())
+	}
+	if in.Expr() != "w" {
+		t.Errorf("view %q after reload, want w", in.Expr())
 	}
 	if r, c := in.Axes(); r != 1 || c != 3 {
 		t.Errorf("axes %d,%d after reload, want 1,3", r, c)
@@ -121,15 +128,19 @@ func TestReloadKeepsTensorButNotPlaneWhenShapeChanged(t *testing.T) {
 	in := d.Inspector
 	in.Show(1, d.Doc.Tensors[1])
 	drain(t, q, in)
+	if err := in.SetExpr("w"); err != nil {
+		t.Fatal(err)
+	}
+	drain(t, q, in)
 	if err := in.SetAxes(0, 2); err != nil {
 		t.Fatal(err)
 	}
-	writeTSR4(t, path, 0, []int{4, 6}, []int{1, 1, 2, 9}) // same name, new shape
+	writeTSR4(t, path, 0, []int{4, 6}, []int{1, 1, 2, 12}) // same name, new shape (too wide a kernel for a mosaic)
 	reloadWait(t, q, w, d)
 	if in.Index() != 1 {
 		t.Fatalf("inspector shows tensor %d, want 1", in.Index())
 	}
-	if !slices.Equal(in.Tensor().Shape(), []int{1, 1, 2, 9}) {
+	if !slices.Equal(in.Tensor().Shape(), []int{1, 1, 2, 12}) {
 		t.Fatalf("shape %v", in.Tensor().Shape())
 	}
 	if r, c := in.Axes(); r != 2 || c != 3 {

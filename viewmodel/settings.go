@@ -29,6 +29,24 @@ type InspectorSettings struct {
 	// VectorAsHeatmap draws a vector (one axis longer than 1) as a heatmap
 	// strip instead of a plot of value against index.
 	VectorAsHeatmap bool
+	Expr            string // the expression the tensor is seen through (see ViewExpr); "": its default view
+
+	expr *ViewExpr // Expr parsed, by SetExpr
+}
+
+// SetExpr sets the expression the tensor is seen through, "" for its
+// default view (checked against the tensor when applied).
+func (s *InspectorSettings) SetExpr(src string) error {
+	if strings.TrimSpace(src) == "" {
+		s.Expr, s.expr = "", nil
+		return nil
+	}
+	e, err := ParseViewExpr(src)
+	if err != nil {
+		return err
+	}
+	s.Expr, s.expr = e.String(), e
+	return nil
 }
 
 // RangeSetting is a range mode with the manual bounds.
@@ -252,6 +270,9 @@ func (in *Inspector) Settings() InspectorSettings {
 		Reduction: Reductions[h.reduction], HistBins: g.bins, HistLog: g.log, HistScope: g.scope,
 		HistRange: RangeSetting{g.rangeMode, g.lo, g.hi}, Dequantise: in.dequant,
 		VectorAsHeatmap: in.line.asHeatmap}
+	if e := in.view.inEffect; e != nil {
+		s.Expr, s.expr = e.String(), e
+	}
 	if h.t != nil {
 		s.Axes = []int{h.rowAxis, h.colAxis}
 		for a, i := range h.fixed {
@@ -290,6 +311,12 @@ func (in *Inspector) Apply(s InspectorSettings) {
 		in.changed(ChangedHeatmap | ChangedHistogram)
 		return
 	}
+	in.view.chosen = nil // the settings' expression (or default) rules now
+	if in.reshowView() {
+		in.applyPlane()
+		in.restartOnView()
+		return
+	}
 	in.applyPlane()
 	in.startHeatmap()
 	in.startHistogram()
@@ -314,6 +341,23 @@ func (in *Inspector) choose(s InspectorSettings) {
 	g.log, g.scope = s.HistLog, s.HistScope
 	g.rangeMode, g.lo, g.hi = s.HistRange.Mode, s.HistRange.Lo, s.HistRange.Hi
 	in.line.asHeatmap = s.VectorAsHeatmap
+}
+
+// reshowView shows the loaded tensor through the view the settings now
+// ask for, if that is another; it reports whether the view changed.
+func (in *Inspector) reshowView() bool {
+	if in.view.loaded == nil {
+		return false
+	}
+	e := in.viewToShow()
+	if e.text() == in.Expr() {
+		return false
+	}
+	if err := in.showThrough(e); err != nil {
+		in.settingsErr = err
+		in.showThrough(nil)
+	}
+	return true
 }
 
 // applyPlane sets the heatmap's plane from the last applied settings.

@@ -92,6 +92,9 @@ func (in *Inspector) SummaryLine() []Segment {
 	if in.shown != nil && in.shown.DType() != in.entry.DType {
 		head += " → " + in.shown.DType().String()
 	}
+	if in.view.inEffect != nil && in.shown != nil {
+		head += " viewed as " + strings.TrimPrefix(tensor.FormatShape(in.shown.DType(), in.shown.Shape()), in.shown.DType().String())
+	}
 	if !in.summary.done {
 		return []Segment{{Text: head}}
 	}

@@ -113,3 +113,35 @@ func must(t *testing.T, errs ...error) {
 		}
 	}
 }
+
+// A pinned expression carries to the next tensor when it fits it, and is
+// dropped without an error when it does not (the tensor opens on its own
+// default view).
+func TestPinnedExpressionFitsOrIsDropped(t *testing.T) {
+	q := NewQueue()
+	in := NewInspector(q.Post)
+	a := f32Entry("a", []int{4, 6}, seq(24))
+	b := f32Entry("b", []int{3, 5}, seq(15))
+	c := f32Entry("c", []int{7}, seq(7))
+	in.Show(0, a)
+	drain(t, q, in)
+	if err := in.SetExpr("w[1:3]"); err != nil {
+		t.Fatal(err)
+	}
+	drain(t, q, in)
+	in.SetPinned(true)
+	in.Show(1, b)
+	drain(t, q, in)
+	if got := in.Tensor().Shape(); in.Expr() != "w[1:3]" || !slices.Equal(got, []int{2, 5}) {
+		t.Errorf("pinned w[1:3] on [3,5]: expr %q, shape %v", in.Expr(), got)
+	}
+	if err := in.SetExpr("w[:, 4]"); err != nil {
+		t.Fatal(err)
+	}
+	drain(t, q, in)
+	in.Show(2, c) // rank 1: w[:, 4] does not fit
+	drain(t, q, in)
+	if in.SettingsErr() != nil || in.Expr() != "" || !slices.Equal(in.Tensor().Shape(), []int{7}) {
+		t.Errorf("pinned w[:, 4] on [7]: err %v, expr %q, shape %v", in.SettingsErr(), in.Expr(), in.Tensor().Shape())
+	}
+}

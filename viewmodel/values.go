@@ -48,8 +48,9 @@ func (in *Inspector) ElementInfo(row, col int) string {
 		return ""
 	}
 	idx := in.ElementIndex(row, col)
-	parts := make([]string, len(idx))
-	for i, v := range idx {
+	src := in.sourceIndex(idx) // the element's index in the file's tensor
+	parts := make([]string, len(src))
+	for i, v := range src {
 		parts[i] = fmt.Sprint(v)
 	}
 	s := "[" + strings.Join(parts, ", ") + "] = " + in.ValueText(row, col)

@@ -72,7 +72,7 @@ func TestRenderPlotGolden(t *testing.T) {
 		{"plot_bias_bars.png", bias, RenderOptions{View: ViewPlot, Width: 420, Height: 280, Tensor: -1}},
 		{"plot_labels_int32.png", labels, RenderOptions{View: ViewPlot, Width: 560, Height: 320, Tensor: -1}},
 		{"histogram_labels_int32.png", labels, RenderOptions{View: ViewHistogram, Width: 520, Height: 320, Tensor: -1}},
-		{"window_signal_plot.png", signal, RenderOptions{View: ViewWindow, Width: 1100, Height: 640, Tensor: -1}},
+		{"window_signal_plot.png", signal, RenderOptions{View: ViewWindow, Width: 1100, Height: 700, Tensor: -1}},
 	}
 	for _, c := range cases {
 		t.Run(strings.TrimSuffix(c.name, ".png"), func(t *testing.T) {

@@ -178,6 +178,7 @@ type InspectorSettings struct {
 	Dequantise bool
 	LogCounts  bool
 	PlaneHist  bool
+	Expr       string
 }
 
 // options makes Options through the viewmodel's setters, as the render
@@ -210,6 +211,7 @@ func (o RenderOptions) options() (Options, error) {
 	if f.Reduction != "" {
 		errs = append(errs, s.SetReduction(f.Reduction))
 	}
+	errs = append(errs, s.SetExpr(f.Expr))
 	s.Dequantise, s.HistLog = f.Dequantise, f.LogCounts
 	if f.PlaneHist {
 		s.HistScope = viewmodel.HistPlane
