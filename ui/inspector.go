@@ -53,7 +53,8 @@ type inspectorView struct {
 
 	plot        *linePlotView   // a vector's value against index, in the heatmap's place
 	vectorAsMap *widget.Check   // "Heatmap" instead of the plot, for vectors
-	heatOnly    *fyne.Container // the heatmap's plane, reduction and zoom controls
+	heatOnly    []fyne.CanvasObject // the heatmap's plane, reduction and zoom controls
+	rangeBounds []fyne.CanvasObject // the manual colour range's boxes
 
 	hist     *histogramView
 	values   *widget.Table
@@ -157,6 +158,7 @@ func (v *inspectorView) syncControls() {
 	v.rangeSel.SetSelectedIndex(int(s.Range.Mode))
 	manualRange := s.Range.Mode == viewmodel.RangeManual
 	setRangeEntries(v.rangeLo, v.rangeHi, manualRange, s.Range)
+	v.showRangeBounds(manualRange)
 	v.redSel.SetSelected(s.Reduction.String())
 	bins := strconv.Itoa(s.HistBins)
 	if !slices.Contains(v.binsSel.Options, bins) {
@@ -177,6 +179,18 @@ func (v *inspectorView) syncControls() {
 
 // setRangeEntries shows a manual range's bounds, enabled only for a manual
 // range.
+// showRangeBounds shows the colour range's low and high boxes only for a
+// manual range, which keeps the toolbar a row shorter in a narrow window.
+func (v *inspectorView) showRangeBounds(on bool) {
+	for _, b := range v.rangeBounds {
+		if on {
+			b.Show()
+		} else {
+			b.Hide()
+		}
+	}
+}
+
 func setRangeEntries(lo, hi *widget.Entry, manual bool, r viewmodel.RangeSetting) {
 	if !manual {
 		lo.Disable()
@@ -340,6 +354,7 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 			return
 		}
 		mode := viewmodel.RangeMode(rangeSel.SelectedIndex())
+		v.showRangeBounds(mode == viewmodel.RangeManual)
 		if mode != viewmodel.RangeManual {
 			lo.Disable()
 			hi.Disable()
@@ -382,19 +397,21 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 		}
 	})
 	v.vectorAsMap.Hide()
-	// The toolbars wrap in a narrow window instead of being cut off.
-	v.heatOnly = newFlow(
+	// One toolbar that wraps in a narrow window instead of being cut off,
+	// in as few rows as the width allows.
+	v.heatOnly = []fyne.CanvasObject{
 		container.NewHBox(widget.NewLabel("Rows"), v.rowSel),
 		container.NewHBox(widget.NewLabel("Cols"), v.colSel),
 		container.NewHBox(widget.NewLabel("Reduce"), red),
-		container.NewHBox(zoomOut, zoomIn, fit))
-	axes := container.NewBorder(nil, nil, v.vectorAsMap, nil, v.heatOnly)
-	colours := newFlow(
+		container.NewHBox(zoomOut, zoomIn, fit)}
+	v.rangeBounds = []fyne.CanvasObject{
+		container.NewGridWrap(fyne.NewSize(76, lo.MinSize().Height), lo),
+		container.NewGridWrap(fyne.NewSize(76, hi.MinSize().Height), hi)}
+	colours := []fyne.CanvasObject{
 		container.NewHBox(widget.NewLabel("Colours"), cmap),
-		container.NewHBox(widget.NewLabel("Range"), rangeSel,
-			container.NewGridWrap(fyne.NewSize(90, lo.MinSize().Height), lo),
-			container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi)))
-	controls := container.NewVBox(axes, colours, v.sliders)
+		container.NewHBox(append([]fyne.CanvasObject{widget.NewLabel("Range"), rangeSel}, v.rangeBounds...)...)}
+	tools := newFlow(append(append([]fyne.CanvasObject{v.vectorAsMap}, v.heatOnly...), colours...)...)
+	controls := container.NewVBox(tools, v.sliders)
 	bottom := container.NewVBox(v.heatNote, v.hover)
 	v.cmapSel, v.rangeSel, v.redSel, v.rangeLo, v.rangeHi = cmap, rangeSel, red, lo, hi
 	v.heatArea = newHeatmapArea(v.heat, v.bar)
@@ -412,7 +429,9 @@ func (v *inspectorView) showPlotOrHeatmap() {
 	title := "Heatmap"
 	if v.in.ShowsLinePlot() {
 		title = "Plot"
-		v.heatOnly.Hide()
+		for _, o := range v.heatOnly {
+			o.Hide()
+		}
 		v.heatArea.Hide()
 		v.plot.content.Show()
 		v.plot.update()
@@ -423,7 +442,9 @@ func (v *inspectorView) showPlotOrHeatmap() {
 		v.heatNote.SetText(note)
 	} else {
 		v.plot.content.Hide()
-		v.heatOnly.Show()
+		for _, o := range v.heatOnly {
+			o.Show()
+		}
 		v.heatArea.Show()
 	}
 	if tab := v.tabs.Items[0]; tab.Text != title {

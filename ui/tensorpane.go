@@ -131,16 +131,17 @@ func fitWidth(texts []string, least, most float32) float32 {
 	return float32(math.Ceil(float64(w)))
 }
 
-// listShare is the split offset that shows the whole table when that
-// leaves the inspector (whose toolbars need the room) at least 55% of the
-// window, and as much of the table as it can otherwise.
+// listShare is the split offset that shows the whole table when it can,
+// but never more than 36% of the window: the inspector keeps the rest, so
+// that in a 1024-pixel window its toolbar still fits in two rows beside
+// the list (the offset is a ratio, kept as the window is resized).
 func listShare(tableWidth float32, win fyne.Window) float64 {
 	width := float32(1280) // the viewer's opening size, before it is shown
 	if win != nil && win.Canvas().Size().Width > 0 {
 		width = win.Canvas().Size().Width
 	}
 	share := float64((tableWidth + 2*theme.Padding() + theme.ScrollBarSize()) / width)
-	return min(max(share, 0.3), 0.45)
+	return min(max(share, 0.3), 0.36)
 }
 
 func (p *tensorPane) headerText(col viewmodel.TensorColumn) string {
