@@ -51,8 +51,8 @@ type inspectorView struct {
 	colSel   *widget.Select
 	sliders  *fyne.Container
 
-	plot        *linePlotView   // a vector's value against index, in the heatmap's place
-	vectorAsMap *widget.Check   // "Heatmap" instead of the plot, for vectors
+	plot        *linePlotView       // a vector's value against index, in the heatmap's place
+	vectorAsMap *widget.Check       // "Heatmap" instead of the plot, for vectors
 	heatOnly    []fyne.CanvasObject // the heatmap's plane, reduction and zoom controls
 	rangeBounds []fyne.CanvasObject // the manual colour range's boxes
 
