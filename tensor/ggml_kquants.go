@@ -95,16 +95,24 @@ func decodeQ4_K(dst []float32, src []byte) {
 	forBlocks(dst, src, 256, 144, func(y []float32, b []byte) {
 		d, dmin := half(b), half(b[2:])
 		scales := b[4:16]
+		// Each sub-block's 16 possible values, computed once with the
+		// reference's float32 expression: a lookup per element then gives
+		// the same bits as computing it.
+		var t1, t2 [16]float32
 		for j := 0; j < 4; j++ {
 			sc1, m1 := kScaleMin(2*j, scales)
 			sc2, m2 := kScaleMin(2*j+1, scales)
 			d1, mm1 := float32(d*float32(sc1)), float32(dmin*float32(m1))
 			d2, mm2 := float32(d*float32(sc2)), float32(dmin*float32(m2))
+			for q := range t1 {
+				t1[q] = float32(d1*float32(q)) - mm1
+				t2[q] = float32(d2*float32(q)) - mm2
+			}
 			q := b[16+32*j : 16+32*j+32]
 			lo, hi := y[64*j:64*j+32], y[64*j+32:64*j+64]
 			for l := 0; l < 32; l++ {
-				lo[l] = float32(d1*float32(q[l]&0x0F)) - mm1
-				hi[l] = float32(d2*float32(q[l]>>4)) - mm2
+				lo[l] = t1[q[l]&0x0F]
+				hi[l] = t2[q[l]>>4]
 			}
 		}
 	})
