@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"slices"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
@@ -10,6 +12,21 @@ import (
 
 var headerColumns = []string{"Field", "Offset", "Size", "Value", "Meaning"}
 var headerWidths = []float32{180, 150, 44, 170, 260}
+
+// headerMaxWidths bound how far a column widens to fit its longest cell.
+var headerMaxWidths = []float32{380, 180, 90, 340, 640}
+
+// longestCells returns the n longest texts (by bytes) of column col: the
+// candidates for its width, without measuring every field of a header of
+// 30,000 tensors.
+func longestCells(hv *viewmodel.HeaderView, col, n int) []string {
+	texts := make([]string, len(hv.Fields))
+	for i := range hv.Fields {
+		texts[i] = hv.FieldCells(i)[col]
+	}
+	slices.SortFunc(texts, func(a, b string) int { return len(b) - len(a) })
+	return texts[:min(n, len(texts))]
+}
 
 // newHeaderPane shows the header fields as a table above a hex view of the
 // whole file; selecting a field highlights its bytes (scrolling to them),
@@ -48,7 +65,7 @@ func newFieldsAndBytes(win fyne.Window, hv *viewmodel.HeaderView) fyne.CanvasObj
 		}
 	}
 	for i, w := range headerWidths {
-		table.SetColumnWidth(i, w)
+		table.SetColumnWidth(i, fitWidth(longestCells(hv, i, 30), w, headerMaxWidths[i]))
 	}
 	table.OnSelected = func(id widget.TableCellID) {
 		if id.Row != hv.Selected {

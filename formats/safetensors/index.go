@@ -125,7 +125,7 @@ func decodeIndex(src *formats.Source) (*formats.Document, error) {
 		shardList.Add(s.meta())
 		if s.header != nil {
 			doc.Header = append(doc.Header, formats.HeaderField{Name: file, Offset: ix.fileAt[file], Size: 0,
-				Value:   fmt.Sprintf("header of %d bytes, %d tensors", s.header.size, len(s.header.tensors)),
+				Value:   fmt.Sprintf("header of %d bytes, %d %s", s.header.size, len(s.header.tensors), plural(len(s.header.tensors), "tensor")),
 				Meaning: fmt.Sprintf("shard file of %d bytes, data buffer at byte %d", s.size, s.header.bufferStart())})
 		}
 	}
@@ -281,4 +281,12 @@ func (s *shardInfo) meta() *formats.Meta {
 		m.Add(s.header.metadata)
 	}
 	return m
+}
+
+// plural is noun for one, nouns otherwise.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
 }
