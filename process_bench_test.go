@@ -169,14 +169,7 @@ func BenchmarkProcessStats256MiB(b *testing.B) {
 // whole process (issue 16: ≤ 50 ms, ≤ 60 MB apart from mapped pages).
 func BenchmarkProcessInfoONNX2GiB(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "large.onnx")
-	f, err := os.Create(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := onnxtest.WriteLarge(f, 8, 8192, 8192); err != nil {
-		b.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
+	if err := onnxtest.WriteLargeFile(path, 8, 8192, 8192); err != nil {
 		b.Fatal(err)
 	}
 	processRun(b, "info", "--json", path) // the header pages into the page cache

@@ -84,11 +84,17 @@ func computeStats(ctx context.Context, t *Tensor, meter *progressMeter) (Stats, 
 	if err != nil {
 		return Stats{}, err
 	}
+	return mergeParts(parts), nil
+}
+
+// mergeParts folds the chunks' accumulators, in chunk order (so results do
+// not depend on how many cores ran them), into the statistics.
+func mergeParts(parts []statsAcc) Stats {
 	var total statsAcc
 	for i := range parts {
 		total.merge(&parts[i])
 	}
-	return total.stats(), nil
+	return total.stats()
 }
 
 // ChannelStats computes Stats for every index along axis (per output

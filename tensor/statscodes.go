@@ -175,9 +175,5 @@ func codeStats(ctx context.Context, t *Tensor, l *layout, width int, meter *prog
 	if err != nil {
 		return Stats{}, err
 	}
-	var total statsAcc
-	for i := range parts {
-		total.merge(&parts[i])
-	}
-	return total.stats(), nil
+	return mergeParts(parts), nil
 }

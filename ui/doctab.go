@@ -154,15 +154,7 @@ func (dt *docTab) exportTensor() {
 		dt.mw.status.SetText("Exporting " + e.Name + "…")
 		_, err := dt.doc.ExportShown(path, func(note string, err error) {
 			dt.mw.status.SetText("")
-			if err != nil {
-				showError(err, win)
-				return
-			}
-			msg := "Saved " + path
-			if note != "" {
-				msg += "\n" + note
-			}
-			dialog.ShowInformation("Tensor exported", msg, win)
+			showExported(win, "Tensor exported", path, note, err)
 		})
 		if err != nil {
 			dt.mw.status.SetText("")

@@ -82,3 +82,18 @@ func closeTopDialog(win fyne.Window) {
 		top.Hide()
 	}
 }
+
+// showExported reports how an export to path ended: the error, or that
+// the file was saved, with the export's note (what it holds, what it left
+// out).
+func showExported(win fyne.Window, title, path, note string, err error) {
+	if err != nil {
+		showError(err, win)
+		return
+	}
+	msg := "Saved " + path
+	if note != "" {
+		msg += "\n" + note
+	}
+	dialog.ShowInformation(title, msg, win)
+}

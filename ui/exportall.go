@@ -30,15 +30,7 @@ func (dt *docTab) exportAll() {
 		progress.Resize(fyne.NewSize(420, box.MinSize().Height+120))
 		task := dt.doc.ExportAll(path, bar.SetValue, func(note string, err error) {
 			progress.Hide()
-			if err != nil {
-				showError(err, win)
-				return
-			}
-			msg := "Saved " + path
-			if note != "" {
-				msg += "\n" + note
-			}
-			dialog.ShowInformation("Tensors exported", msg, win)
+			showExported(win, "Tensors exported", path, note, err)
 		})
 		progress.SetOnClosed(task.Cancel)
 		progress.Show()

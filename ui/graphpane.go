@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -409,17 +408,7 @@ func (p *graphPane) export() {
 	win := p.dt.mw.win
 	base := strings.TrimSuffix(p.dt.doc.Title(), filepath.Ext(p.dt.doc.Title())) + "-graph.svg"
 	saveFile(win, "Export graph", base, []fileFilter{{Name: "SVG or PNG image", Extensions: []string{"svg", "png"}}}, func(path string) {
-		p.exportTo(path, func(note string, err error) {
-			if err != nil {
-				showError(err, win)
-				return
-			}
-			msg := "Saved " + path
-			if note != "" {
-				msg += "\n" + note
-			}
-			dialog.ShowInformation("Graph exported", msg, win)
-		})
+		p.exportTo(path, func(note string, err error) { showExported(win, "Graph exported", path, note, err) })
 	})
 }
 

@@ -68,14 +68,7 @@ func largeModel(b *testing.B) string {
 		return p
 	}
 	p := filepath.Join(b.TempDir(), "large2g.onnx")
-	f, err := os.Create(p)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := onnxtest.WriteLarge(f, 8, 8192, 8192); err != nil {
-		b.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
+	if err := onnxtest.WriteLargeFile(p, 8, 8192, 8192); err != nil {
 		b.Fatal(err)
 	}
 	return p

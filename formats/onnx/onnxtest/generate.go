@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -46,6 +47,19 @@ func CNN(n int) *Model {
 	}
 	g.Outputs = []ValueInfo{{Name: x, ElemType: 1, Dims: []any{"batch", int64(8), int64(32), int64(32)}}}
 	return m
+}
+
+// WriteLargeFile writes WriteLarge's model to a new file at path.
+func WriteLargeFile(path string, count, rows, cols int) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := WriteLarge(f, count, rows, cols); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // WriteLarge writes a model whose weights are count float32 initializers
