@@ -412,7 +412,9 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 		container.NewHBox(append([]fyne.CanvasObject{widget.NewLabel("Range"), rangeSel}, v.rangeBounds...)...)}
 	tools := newFlow(append(append([]fyne.CanvasObject{v.vectorAsMap}, v.heatOnly...), colours...)...)
 	controls := container.NewVBox(tools, v.sliders)
-	bottom := container.NewVBox(v.heatNote, v.hover)
+	// The note and the value under the pointer share one line: a second
+	// line, empty until the pointer moves, would come off the heatmap.
+	bottom := container.NewBorder(nil, nil, v.heatNote, nil, v.hover)
 	v.cmapSel, v.rangeSel, v.redSel, v.rangeLo, v.rangeHi = cmap, rangeSel, red, lo, hi
 	v.heatArea = newHeatmapArea(v.heat, v.bar)
 	return container.NewBorder(controls, bottom, nil, nil, container.NewStack(v.heatArea, v.plot.content))
