@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"tensorscope/internal/benchcpu"
 )
 
 // The performance targets of issue 3, on a 256 MiB float32 tensor in
@@ -40,11 +42,11 @@ func benchTensor(b *testing.B, shape ...int) *Tensor {
 // divided by n.
 func reportCPU(b *testing.B, body func()) {
 	b.ResetTimer()
-	start := processCPUTime()
+	start := benchcpu.ProcessTime()
 	for b.Loop() {
 		body()
 	}
-	if cpu := processCPUTime() - start; cpu > 0 {
+	if cpu := benchcpu.ProcessTime() - start; cpu > 0 {
 		b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 	}
 }

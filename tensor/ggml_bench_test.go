@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"tensorscope/internal/benchcpu"
 )
 
 // Issue 15's targets for ggml block types (numbers in docs/PERFORMANCE.md):
@@ -78,13 +80,13 @@ func BenchmarkGGMLStats(b *testing.B) {
 				b.Fatalf("%v: %d finite of %d", err, st.Finite, rows*cols)
 			}
 			b.ResetTimer()
-			start, cpu := time.Now(), processCPUTime()
+			start, cpu := time.Now(), benchcpu.ProcessTime()
 			for b.Loop() {
 				if _, err := ComputeStats(context.Background(), x, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
-			reportRates(b, float64(rows*cols)*float64(b.N), time.Since(start), processCPUTime()-cpu)
+			reportRates(b, float64(rows*cols)*float64(b.N), time.Since(start), benchcpu.ProcessTime()-cpu)
 		})
 	}
 }
@@ -97,11 +99,11 @@ func BenchmarkGGMLDecode(b *testing.B) {
 			src := saneBlocks(dt, n, 3)
 			dst := make([]float32, n*dt.UnitElems())
 			b.SetBytes(int64(len(src)))
-			start, cpu := time.Now(), processCPUTime()
+			start, cpu := time.Now(), benchcpu.ProcessTime()
 			for b.Loop() {
 				DecodeUnits(dt, dst, src)
 			}
-			reportRates(b, float64(len(dst))*float64(b.N), time.Since(start), processCPUTime()-cpu)
+			reportRates(b, float64(len(dst))*float64(b.N), time.Since(start), benchcpu.ProcessTime()-cpu)
 		})
 	}
 }

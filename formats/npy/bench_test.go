@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"tensorscope/formats"
+	"tensorscope/internal/benchcpu"
 	"tensorscope/tensor"
 )
 
@@ -57,13 +58,13 @@ func BenchmarkStats1GiB(b *testing.B) {
 			tensor.ComputeStats(context.Background(), x, nil)
 			b.SetBytes(1 << 30)
 			b.ResetTimer()
-			cpu := processCPUTime()
+			cpu := benchcpu.ProcessTime()
 			for i := 0; i < b.N; i++ {
 				if _, err := tensor.ComputeStats(context.Background(), x, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64((processCPUTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((benchcpu.ProcessTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
 		})
 		os.Remove(path)
 	}
@@ -95,8 +96,8 @@ func BenchmarkDeflatedMember256MiB(b *testing.B) {
 	b.SetBytes(size)
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := processCPUTime()
-	defer func() { b.ReportMetric(float64((processCPUTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op") }()
+	cpu := benchcpu.ProcessTime()
+	defer func() { b.ReportMetric(float64((benchcpu.ProcessTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op") }()
 	var grown int64
 	var ms0 runtime.MemStats
 	runtime.ReadMemStats(&ms0)

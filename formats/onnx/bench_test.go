@@ -10,6 +10,7 @@ import (
 
 	"tensorscope/formats"
 	"tensorscope/formats/onnx/onnxtest"
+	"tensorscope/internal/benchcpu"
 	"tensorscope/internal/samples"
 	"tensorscope/tensor"
 )
@@ -50,11 +51,11 @@ func BenchmarkDecodeCNN100k(b *testing.B) {
 // wall time depends on who else runs.
 func reportCPU(b *testing.B, body func()) {
 	b.ResetTimer()
-	start := processCPUTime()
+	start := benchcpu.ProcessTime()
 	for b.Loop() {
 		body()
 	}
-	if cpu := processCPUTime() - start; cpu > 0 {
+	if cpu := benchcpu.ProcessTime() - start; cpu > 0 {
 		b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 	}
 }

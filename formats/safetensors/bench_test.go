@@ -13,6 +13,7 @@ import (
 
 	"tensorscope/formats"
 	"tensorscope/formats/safetensors"
+	"tensorscope/internal/benchcpu"
 	"tensorscope/tensor"
 )
 
@@ -71,8 +72,8 @@ func BenchmarkOpenShardedCheckpoint(b *testing.B) {
 	index := WriteShardedCheckpoint(b, b.TempDir(), 100, 300, 800e9)
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := processCPUTime()
-	defer func() { b.ReportMetric(float64((processCPUTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op") }()
+	cpu := benchcpu.ProcessTime()
+	defer func() { b.ReportMetric(float64((benchcpu.ProcessTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op") }()
 	for i := 0; i < b.N; i++ {
 		doc, err := formats.Open(index)
 		if err != nil {
@@ -140,13 +141,13 @@ func BenchmarkStats1GiB(b *testing.B) {
 			tensor.ComputeStats(context.Background(), x, nil) // fault the pages in once
 			b.SetBytes(1 << 30)
 			b.ResetTimer()
-			cpu := processCPUTime()
+			cpu := benchcpu.ProcessTime()
 			for i := 0; i < b.N; i++ {
 				if _, err := tensor.ComputeStats(context.Background(), x, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64((processCPUTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((benchcpu.ProcessTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
 		})
 		os.Remove(path)
 	}

@@ -1,7 +1,0 @@
-//go:build !unix
-
-package tensor
-
-import "time"
-
-func processCPUTime() time.Duration { return 0 }
