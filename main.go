@@ -33,8 +33,10 @@ Usage:
                                              complex ones by --part, magnitude by default)
   tensorscope render FILE --view heatmap|plot|histogram|graph|window|diff [options] --out OUT.png
                                              draw a view as the viewer does, without a display
-  tensorscope export FILE --tensor NAME --out OUT.npy|.csv|.tsr
+  tensorscope export FILE --tensor NAME [--expr EXPR] --out OUT.npy|.csv|.tsr|.safetensors
                                              write a tensor (a .csv holds one plane)
+  tensorscope export FILE --all --out OUT.safetensors
+                                             write every tensor with data
   tensorscope export FILE --view graph --out OUT.svg|.png
                                              write the model's graph
   tensorscope diff [--json] [--rtol R] [--atol A] [--map OLD=NEW ...] A B
