@@ -4,7 +4,6 @@ import (
 	"image"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
@@ -33,7 +32,7 @@ type comparePairView struct {
 	heatNote *widget.Label
 	row      *fyne.Container // the three heatmaps side by side
 
-	overlay, diffHist *histRaster
+	overlay, diffHist *plotRaster
 	histNote          *widget.Label
 
 	shown   *viewmodel.PairView // the pair the controls were built for
@@ -108,18 +107,18 @@ func (v *comparePairView) heatmapsTab() fyne.CanvasObject {
 }
 
 func (v *comparePairView) histogramsTab() fyne.CanvasObject {
-	v.overlay = newHistRaster(func(w, h int) image.Image {
+	v.overlay = newPlotRaster(func(w, h int) image.Image {
 		if p := v.c.Pair(); p != nil {
 			return p.RenderOverlay(w, h, plotStyle())
 		}
 		return nil
-	})
-	v.diffHist = newHistRaster(func(w, h int) image.Image {
+	}, fyne.NewSize(240, 160))
+	v.diffHist = newPlotRaster(func(w, h int) image.Image {
 		if p := v.c.Pair(); p != nil {
 			return p.RenderDiffHistogram(w, h, plotStyle())
 		}
 		return nil
-	})
+	}, fyne.NewSize(240, 160))
 	heads := func(text string, o fyne.CanvasObject) fyne.CanvasObject {
 		return container.NewBorder(widget.NewLabelWithStyle(text, fyne.TextAlignCenter, fyne.TextStyle{Bold: true}), nil, nil, nil, o)
 	}
@@ -225,39 +224,6 @@ func (v *comparePairView) refreshAll() {
 	}
 	v.overlay.raster.Refresh()
 	v.diffHist.raster.Refresh()
-}
-
-// histRaster draws a plot at the size it is given, caching the image until
-// the size or the data changes.
-type histRaster struct {
-	render func(w, h int) image.Image
-	raster *canvas.Raster
-	cache  image.Image
-	key    [2]int
-}
-
-func newHistRaster(render func(w, h int) image.Image) *histRaster {
-	r := &histRaster{render: render}
-	r.raster = canvas.NewRaster(r.draw)
-	r.raster.SetMinSize(fyne.NewSize(240, 160))
-	return r
-}
-
-func (r *histRaster) draw(w, h int) image.Image {
-	if r.cache != nil && r.key == [2]int{w, h} {
-		return r.cache
-	}
-	img := r.render(w, h)
-	if img == nil {
-		return image.NewNRGBA(image.Rect(0, 0, 1, 1)) // not cached: the plot is on its way
-	}
-	r.cache, r.key = img, [2]int{w, h}
-	return img
-}
-
-func (r *histRaster) update() {
-	r.cache = nil
-	r.raster.Refresh()
 }
 
 // ComparisonHeatmaps is the selected pair of c as `render --view diff`

@@ -31,7 +31,7 @@ func (p *InspectorPanel) Heatmap() fyne.CanvasObject { return newHeatmapArea(p.v
 func (p *InspectorPanel) LinePlot() fyne.CanvasObject { return p.v.plot.content }
 
 // Histogram is the histogram plot.
-func (p *InspectorPanel) Histogram() fyne.CanvasObject { return p.v.hist.raster }
+func (p *InspectorPanel) Histogram() fyne.CanvasObject { return p.v.hist.plot.raster }
 
 // Close stops the panel following its inspector.
 func (p *InspectorPanel) Close() { p.v.close() }

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -119,7 +118,7 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 	v.tabs.OnSelected = func(*container.TabItem) {
 		v.heat.Refresh()
 		v.bar.Refresh()
-		v.hist.raster.Refresh()
+		v.hist.plot.raster.Refresh()
 		v.values.Refresh()
 	}
 	status := container.NewBorder(nil, nil, v.busy, nil, v.progress)
@@ -622,53 +621,37 @@ func (v *inspectorView) histogramTab() fyne.CanvasObject {
 		container.NewHBox(manual,
 			container.NewGridWrap(fyne.NewSize(90, lo.MinSize().Height), lo),
 			container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi)))
-	v.hist.area = newHoverRaster(v.hist.raster, v.hist.hoverAt)
+	v.hist.area = newHoverRaster(v.hist.plot.raster, v.hist.hoverAt)
 	return container.NewBorder(controls, container.NewVBox(v.hist.note, v.hist.hover), nil, nil,
 		v.hist.area)
 }
 
 // histogramView draws the inspector's histogram at the size it is given.
 type histogramView struct {
-	in     *viewmodel.Inspector
-	raster *canvas.Raster
-	note   *widget.Label
-	hover  *widget.Label // the bar under the pointer: its range and count
-	area   *hoverRaster  // the raster, reporting the pointer
-	cache  image.Image
-	key    [2]int
+	in    *viewmodel.Inspector
+	plot  *plotRaster
+	note  *widget.Label
+	hover *widget.Label // the bar under the pointer: its range and count
+	area  *hoverRaster  // the raster, reporting the pointer
 }
 
 func newHistogramView(in *viewmodel.Inspector) *histogramView {
 	h := &histogramView{in: in, note: widget.NewLabel(""), hover: widget.NewLabel("")}
-	h.raster = canvas.NewRaster(h.draw)
-	h.raster.SetMinSize(fyne.NewSize(240, 120))
+	h.plot = newPlotRaster(func(w, ht int) image.Image { return in.RenderHistogram(w, ht, plotStyle()) }, fyne.NewSize(240, 120))
 	return h
-}
-
-func (h *histogramView) draw(w, ht int) image.Image {
-	if h.cache != nil && h.key == [2]int{w, ht} {
-		return h.cache
-	}
-	img := h.in.RenderHistogram(w, ht, plotStyle())
-	if img == nil {
-		return image.NewNRGBA(image.Rect(0, 0, 1, 1)) // not cached: the histogram is on its way
-	}
-	h.cache, h.key = img, [2]int{w, ht}
-	return img
 }
 
 // hoverAt shows the bar under pixel column x of the drawn histogram.
 func (h *histogramView) hoverAt(x float64) {
-	h.hover.SetText(h.in.HistogramInfoAt(x, h.key[0], h.key[1]))
+	h.hover.SetText(h.in.HistogramInfoAt(x, h.plot.key[0], h.plot.key[1]))
 }
 
 func (h *histogramView) update() {
-	h.cache = nil
 	_, err := h.in.Histogram()
 	if err != nil {
 		h.note.SetText(err.Error())
 	} else {
 		h.note.SetText(h.in.HistogramNote())
 	}
-	h.raster.Refresh()
+	h.plot.update()
 }

@@ -4,7 +4,6 @@ import (
 	"image"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 
 	"tensorscope/viewmodel"
@@ -14,10 +13,8 @@ import (
 // is given, and asks the viewmodel for one column per pixel of its width.
 type linePlotView struct {
 	in      *viewmodel.Inspector
-	raster  *canvas.Raster
+	plot    *plotRaster
 	content *fyne.Container
-	cache   image.Image
-	key     [2]int
 	onHover func(string)
 }
 
@@ -25,30 +22,14 @@ type linePlotView struct {
 // over ("" when nothing).
 func newLinePlotView(in *viewmodel.Inspector, onHover func(string)) *linePlotView {
 	p := &linePlotView{in: in, onHover: onHover}
-	p.raster = canvas.NewRaster(p.draw)
-	p.raster.SetMinSize(fyne.NewSize(240, 120))
-	p.content = container.New(plotWidthLayout{in}, newHoverRaster(p.raster, func(x float64) {
-		p.onHover(p.in.LinePlotInfoAt(x, p.key[0], p.key[1]))
+	p.plot = newPlotRaster(func(w, h int) image.Image { return in.RenderLinePlot(w, h, plotStyle()) }, fyne.NewSize(240, 120))
+	p.content = container.New(plotWidthLayout{in}, newHoverRaster(p.plot.raster, func(x float64) {
+		p.onHover(p.in.LinePlotInfoAt(x, p.plot.key[0], p.plot.key[1]))
 	}))
 	return p
 }
 
-func (p *linePlotView) draw(w, h int) image.Image {
-	if p.cache != nil && p.key == [2]int{w, h} {
-		return p.cache
-	}
-	img := p.in.RenderLinePlot(w, h, plotStyle())
-	if img == nil {
-		return image.NewNRGBA(image.Rect(0, 0, 1, 1)) // not cached: the plot is on its way
-	}
-	p.cache, p.key = img, [2]int{w, h}
-	return img
-}
-
-func (p *linePlotView) update() {
-	p.cache = nil
-	p.raster.Refresh()
-}
+func (p *linePlotView) update() { p.plot.update() }
 
 // plotWidthLayout fills its space with the plot and tells the inspector
 // how wide it is, when laid out (on the UI goroutine, not while painting).
