@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"math/rand/v2"
 	"testing"
+
+	"tensorscope/internal/benchcpu"
 )
 
 // Packed and narrow dtypes through statistics, on 64M elements:
@@ -73,7 +75,7 @@ func BenchmarkPackedStats(b *testing.B) {
 		b.Run(dt.String(), func(b *testing.B) {
 			size, _ := StorageBytes(dt, packedBenchElems)
 			b.SetBytes(size)
-			reportCPU(b, func() {
+			benchcpu.Report(b, func() {
 				if _, err := ComputeStats(context.Background(), x, nil); err != nil {
 					b.Fatal(err)
 				}
@@ -89,7 +91,7 @@ func BenchmarkPackedColumns(b *testing.B) {
 	withFakeQ4K(b)
 	x := packedBenchTensor(b, GGMLQ4_K, 4096, 4096)
 	b.Run("ChannelStats-axis1", func(b *testing.B) {
-		reportCPU(b, func() {
+		benchcpu.Report(b, func() {
 			if _, err := ChannelStats(context.Background(), x, 1, nil); err != nil {
 				b.Fatal(err)
 			}
@@ -97,7 +99,7 @@ func BenchmarkPackedColumns(b *testing.B) {
 		b.ReportMetric(float64(4096*4096)*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gelem/s")
 	})
 	b.Run("ChannelStats-axis0", func(b *testing.B) {
-		reportCPU(b, func() {
+		benchcpu.Report(b, func() {
 			if _, err := ChannelStats(context.Background(), x, 0, nil); err != nil {
 				b.Fatal(err)
 			}

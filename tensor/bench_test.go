@@ -37,24 +37,10 @@ func benchTensor(b *testing.B, shape ...int) *Tensor {
 	return x
 }
 
-// reportCPU adds the CPU time per operation (all goroutines) to a
-// benchmark's output: with n cores free, wall time approaches cpu-ms/op
-// divided by n.
-func reportCPU(b *testing.B, body func()) {
-	b.ResetTimer()
-	start := benchcpu.ProcessTime()
-	for b.Loop() {
-		body()
-	}
-	if cpu := benchcpu.ProcessTime() - start; cpu > 0 {
-		b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
-	}
-}
-
 func BenchmarkStats(b *testing.B) {
 	x := benchTensor(b, benchElems)
 	b.SetBytes(4 * benchElems)
-	reportCPU(b, func() {
+	benchcpu.Report(b, func() {
 		if _, err := ComputeStats(context.Background(), x, nil); err != nil {
 			b.Fatal(err)
 		}
@@ -71,7 +57,7 @@ func BenchmarkStatsUnaligned(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.SetBytes(4 * benchElems)
-	reportCPU(b, func() {
+	benchcpu.Report(b, func() {
 		if _, err := ComputeStats(context.Background(), x, nil); err != nil {
 			b.Fatal(err)
 		}
@@ -83,7 +69,7 @@ func BenchmarkStatsUnaligned(b *testing.B) {
 func BenchmarkStatsHistogram(b *testing.B) {
 	x := benchTensor(b, benchElems)
 	b.SetBytes(4 * benchElems)
-	reportCPU(b, func() {
+	benchcpu.Report(b, func() {
 		if _, err := ComputeHistogram(context.Background(), x, 256, 0, 0, nil); err != nil {
 			b.Fatal(err)
 		}
@@ -93,7 +79,7 @@ func BenchmarkStatsHistogram(b *testing.B) {
 func BenchmarkHistogram(b *testing.B) {
 	x := benchTensor(b, benchElems)
 	b.SetBytes(4 * benchElems)
-	reportCPU(b, func() {
+	benchcpu.Report(b, func() {
 		if _, err := ComputeHistogram(context.Background(), x, 256, -5, 5, nil); err != nil {
 			b.Fatal(err)
 		}
@@ -114,7 +100,7 @@ func BenchmarkDownsample16k(b *testing.B) {
 	for _, r := range []Reduction{ReduceMean, ReduceMin, ReduceMax, ReduceAbsMax} {
 		b.Run(r.String(), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
-			reportCPU(b, func() {
+			benchcpu.Report(b, func() {
 				if _, err := Downsample(context.Background(), x, 1024, 1024, r, nil); err != nil {
 					b.Fatal(err)
 				}
@@ -154,7 +140,7 @@ func BenchmarkStatsDType(b *testing.B) {
 		}
 		b.Run(dt.String(), func(b *testing.B) {
 			b.SetBytes(int64(len(buf)))
-			reportCPU(b, func() {
+			benchcpu.Report(b, func() {
 				if _, err := ComputeStats(context.Background(), x, nil); err != nil {
 					b.Fatal(err)
 				}
@@ -181,7 +167,7 @@ func BenchmarkStatsMappedFile(b *testing.B) {
 
 func benchStatsMapped(b *testing.B, path string) {
 	b.SetBytes(4 * benchElems)
-	reportCPU(b, func() {
+	benchcpu.Report(b, func() {
 		s, err := MapFile(path)
 		if err != nil {
 			b.Fatal(err)
@@ -220,7 +206,7 @@ func BenchmarkStatsLayouts(b *testing.B) {
 	}{{"C-order", c}, {"Fortran-order", f}, {"big-endian", be}} {
 		b.Run(l.name, func(b *testing.B) {
 			b.SetBytes(4 * benchElems)
-			reportCPU(b, func() {
+			benchcpu.Report(b, func() {
 				if _, err := ComputeStats(context.Background(), l.x, nil); err != nil {
 					b.Fatal(err)
 				}

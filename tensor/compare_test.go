@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"tensorscope/internal/benchcpu"
 )
 
 // naiveDifference is the comparison written out from NumPy's definitions,
@@ -198,7 +200,7 @@ func BenchmarkCompare(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.SetBytes(2 * 4 * benchElems)
-	reportCPU(b, func() {
+	benchcpu.Report(b, func() {
 		if _, err := Compare(context.Background(), CompareSide{Tensor: x}, CompareSide{Tensor: y}, 1e-5, 1e-8, nil); err != nil {
 			b.Fatal(err)
 		}
@@ -214,7 +216,7 @@ func BenchmarkCompareGeneral(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.SetBytes(2 * 4 * benchElems)
-	reportCPU(b, func() {
+	benchcpu.Report(b, func() {
 		if _, err := Compare(context.Background(), CompareSide{Tensor: xt}, CompareSide{Tensor: xt}, 1e-5, 1e-8, nil); err != nil {
 			b.Fatal(err)
 		}

@@ -112,7 +112,7 @@ func BenchmarkGGMLDecode(b *testing.B) {
 func BenchmarkGGMLDownsampleQ4K(b *testing.B) {
 	x := blockTensor(b, GGMLQ4_K, 4096, 14336)
 	b.ResetTimer()
-	reportCPU(b, func() {
+	benchcpu.Report(b, func() {
 		if _, err := Downsample(context.Background(), x, 1024, 1024, ReduceMean, nil); err != nil {
 			b.Fatal(err)
 		}

@@ -20,7 +20,7 @@ import (
 func BenchmarkDecodeSwinT(b *testing.B) {
 	path := filepath.Join(samples.Dir(b, "onnx"), "torchvision-export", "swin_t_topology_w24_opset16.onnx")
 	b.ReportAllocs()
-	reportCPU(b, func() {
+	benchcpu.Report(b, func() {
 		doc, err := formats.Open(path)
 		if err != nil {
 			b.Fatal(err)
@@ -37,27 +37,13 @@ func BenchmarkDecodeCNN100k(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	reportCPU(b, func() {
+	benchcpu.Report(b, func() {
 		doc, err := formats.Open(path)
 		if err != nil {
 			b.Fatal(err)
 		}
 		doc.Close()
 	})
-}
-
-// reportCPU adds the CPU time per operation (all goroutines, the
-// collector's included) to a benchmark's output: on the shared machine
-// wall time depends on who else runs.
-func reportCPU(b *testing.B, body func()) {
-	b.ResetTimer()
-	start := benchcpu.ProcessTime()
-	for b.Loop() {
-		body()
-	}
-	if cpu := benchcpu.ProcessTime() - start; cpu > 0 {
-		b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
-	}
 }
 
 // largeModel is a 2 GiB model of eight 8192×8192 float32 raw_data
@@ -116,7 +102,7 @@ func BenchmarkStatsLargestInitializer(b *testing.B) {
 	}{{"onnx", x}, {"core", plain}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(x.Len() * 4))
-			reportCPU(b, func() {
+			benchcpu.Report(b, func() {
 				if _, err := tensor.ComputeStats(context.Background(), c.t, nil); err != nil {
 					b.Fatal(err)
 				}
