@@ -16,16 +16,25 @@ var headerWidths = []float32{180, 150, 44, 170, 260}
 // headerMaxWidths bound how far a column widens to fit its longest cell.
 var headerMaxWidths = []float32{380, 180, 90, 340, 640}
 
-// longestCells returns the n longest texts (by bytes) of column col: the
-// candidates for its width, without measuring every field of a header of
-// 30,000 tensors.
-func longestCells(hv *viewmodel.HeaderView, col, n int) []string {
-	texts := make([]string, len(hv.Fields))
-	for i := range hv.Fields {
-		texts[i] = hv.FieldCells(i)[col]
+// headerWidthSample bounds how many fields are read to size the columns:
+// formatting every field of a 30,000-tensor header would cost the UI
+// goroutine a noticeable moment for a hint.
+const headerWidthSample = 2000
+
+// longestCells returns, per column, the n longest texts (by bytes) among
+// the first headerWidthSample fields: the candidates for its width.
+func longestCells(hv *viewmodel.HeaderView, n int) [][]string {
+	cols := make([][]string, len(headerColumns))
+	for i := range hv.Fields[:min(len(hv.Fields), headerWidthSample)] {
+		for c, text := range hv.FieldCells(i) {
+			cols[c] = append(cols[c], text)
+		}
 	}
-	slices.SortFunc(texts, func(a, b string) int { return len(b) - len(a) })
-	return texts[:min(n, len(texts))]
+	for c := range cols {
+		slices.SortFunc(cols[c], func(a, b string) int { return len(b) - len(a) })
+		cols[c] = cols[c][:min(n, len(cols[c]))]
+	}
+	return cols
 }
 
 // newHeaderPane shows the header fields as a table above a hex view of the
@@ -64,8 +73,9 @@ func newFieldsAndBytes(win fyne.Window, hv *viewmodel.HeaderView) fyne.CanvasObj
 			o.(*widget.Label).SetText(headerColumns[id.Col])
 		}
 	}
+	longest := longestCells(hv, 30)
 	for i, w := range headerWidths {
-		table.SetColumnWidth(i, fitWidth(longestCells(hv, i, 30), w, headerMaxWidths[i]))
+		table.SetColumnWidth(i, fitWidth(longest[i], w, headerMaxWidths[i]))
 	}
 	table.OnSelected = func(id widget.TableCellID) {
 		if id.Row != hv.Selected {
