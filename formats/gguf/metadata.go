@@ -17,38 +17,25 @@ const (
 	eagerArray = 64
 )
 
-// scalar reads one value of a fixed-size type or a string.
+// scalar reads one value of a fixed-size type or a string. A value cut
+// short by the end of the file reads as its type's zero (r.err says why).
 func (r *reader) scalar(t uint32, what string) any {
-	switch t {
-	case typeUint8:
-		return r.u8(what)
-	case typeInt8:
-		return int8(r.u8(what))
-	case typeUint16:
-		return r.u16(what)
-	case typeInt16:
-		return int16(r.u16(what))
-	case typeUint32:
-		return r.u32(what)
-	case typeInt32:
-		return int32(r.u32(what))
-	case typeFloat32:
-		return math.Float32frombits(r.u32(what))
-	case typeBool:
+	switch sz := fixedSize(t); {
+	case t == typeBool:
 		at := r.off
 		b := r.u8(what)
 		if b > 1 && r.err == nil {
 			r.failf(at, "%s: a bool must be 0 or 1, found %d", what, b)
 		}
 		return b == 1
-	case typeString:
+	case sz > 0:
+		b := r.bytes(sz, what)
+		if b == nil {
+			b = make([]byte, sz)
+		}
+		return decodeScalar(t, r.order, b)
+	case t == typeString:
 		return r.str(what)
-	case typeUint64:
-		return r.u64(what)
-	case typeInt64:
-		return int64(r.u64(what))
-	case typeFloat64:
-		return math.Float64frombits(r.u64(what))
 	}
 	r.failf(r.off, "%s: unknown value type %d", what, t)
 	return nil
