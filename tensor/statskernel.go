@@ -18,7 +18,10 @@ const statsBlock = 4096
 
 // addF32 accumulates a block of float32 values; tmp must hold len(x).
 func (a *statsAcc) addF32(x []float32, tmp []float32) {
-	if len(x) == 0 || a.fastF32(x) {
+	if len(x) == 0 {
+		return
+	}
+	if simdStats && a.fastF32Vector(x) || !simdStats && a.fastF32(x) {
 		return
 	}
 	a.slowF32(x, tmp)
