@@ -29,9 +29,7 @@ type inspectorView struct {
 
 	title    *widget.Label
 	toGraph  *widget.Button // "Show in graph", for tensors of a model
-	summary  *widget.Label
-	alert    *widget.Label
-	pcts     *widget.Label
+	stats    *statsLine
 	busy     *widget.Label
 	progress *widget.ProgressBar
 	message  *widget.Label
@@ -40,6 +38,10 @@ type inspectorView struct {
 	factRows [][2]string
 	tabs     *container.AppTabs
 	expr     *exprBar // the expression the tensor is seen through
+	// exprSlots hold the expression box on the toolbar of each tab that
+	// shows values (nil for Facts): it covers them all, and moves to the
+	// tab shown rather than take a row of its own above the tabs.
+	exprSlots []*fyne.Container
 
 	heat     *heatmapView
 	bar      *colorBar
@@ -52,7 +54,7 @@ type inspectorView struct {
 
 	plot        *linePlotView       // a vector's value against index, in the heatmap's place
 	vectorAsMap *widget.Check       // "Heatmap" instead of the plot, for vectors
-	heatOnly    []fyne.CanvasObject // the heatmap's plane, reduction and zoom controls
+	heatOnly    []fyne.CanvasObject // the heatmap's plane, reduction, colour and zoom controls, hidden with the plot
 	rangeBounds []fyne.CanvasObject // the manual colour range's boxes
 
 	hist     *histogramView
@@ -75,14 +77,7 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 	v := &inspectorView{win: win, doc: d, in: d.Inspector}
 	v.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.title.Truncation = fyne.TextTruncateEllipsis
-	v.summary = widget.NewLabel("")
-	v.summary.Wrapping = fyne.TextWrapWord
-	v.summary.TextStyle.Monospace = true
-	v.alert = widget.NewLabel("")
-	v.alert.Importance = widget.DangerImportance
-	v.alert.Hide()
-	v.pcts = widget.NewLabel("")
-	v.pcts.Wrapping = fyne.TextWrapWord
+	v.stats = newStatsLine(func() { v.content.Refresh() })
 	v.busy = widget.NewLabel("")
 	v.progress = widget.NewProgressBar()
 	v.message = widget.NewLabel("Select a tensor to see its values.")
@@ -108,14 +103,17 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 	v.facts.SetColumnWidth(0, 130)
 	v.facts.SetColumnWidth(1, 520)
 
+	v.expr = newExprBar(v.in)
 	v.tabs = container.NewAppTabs(
 		container.NewTabItem("Heatmap", v.heatmapTab()),
 		container.NewTabItem("Histogram", v.histogramTab()),
 		container.NewTabItem("Values", v.valuesTab()),
 		container.NewTabItem("Facts", v.facts),
 	)
+	v.exprSlots = append(v.exprSlots, nil) // Facts: of the entry, not the view
 	// Hidden tabs may skip redraws; bring the shown one up to date.
 	v.tabs.OnSelected = func(*container.TabItem) {
+		v.placeExprBar()
 		v.heat.Refresh()
 		v.bar.Refresh()
 		v.hist.plot.raster.Refresh()
@@ -136,12 +134,34 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 			v.in.SetPinned(on)
 		}
 	})
-	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(v.pin, v.toGraph), v.title), v.summary, v.alert, v.pcts, v.dequant, v.complexSel, status, v.message)
-	v.expr = newExprBar(v.in)
-	v.content = container.NewBorder(top, nil, nil, nil, container.NewBorder(v.expr.content, nil, nil, nil, v.tabs))
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(v.expr.mosaic, v.pin, v.toGraph), v.title), v.stats.content, v.dequant, v.complexSel, status, v.message)
+	v.content = container.NewBorder(top, nil, nil, nil, v.tabs)
+	v.placeExprBar()
 	v.in.OnChange = v.update
 	v.update(viewmodel.ChangedAll) // syncs the controls too
 	return v
+}
+
+// placeExprBar puts the expression box on the toolbar of the tab shown.
+func (v *inspectorView) placeExprBar() {
+	for _, slot := range v.exprSlots {
+		if slot != nil {
+			slot.RemoveAll()
+		}
+	}
+	if i := v.tabs.SelectedIndex(); i >= 0 && i < len(v.exprSlots) && v.exprSlots[i] != nil {
+		v.exprSlots[i].Add(v.expr.content)
+	}
+	if v.content != nil {
+		v.content.Refresh()
+	}
+}
+
+// newExprSlot makes the place of the expression box on a tab's toolbar.
+func (v *inspectorView) newExprSlot() *fyne.Container {
+	slot := container.NewStack()
+	v.exprSlots = append(v.exprSlots, slot)
+	return slot
 }
 
 // histScopeLabels name the histogram's scopes, in HistScope order.
@@ -287,17 +307,9 @@ func (v *inspectorView) updateTensor() {
 }
 
 func (v *inspectorView) updateSummary() {
-	v.summary.SetText(v.in.SummaryText())
-	// NaN and Inf counts also get their own line in the warning colour, so
-	// they stand out (and a multi-colour line does not wrap badly).
-	if a := v.in.AlertText(); a != "" {
-		v.alert.SetText(a)
-		v.alert.Show()
-	} else {
-		v.alert.Hide()
-	}
-	v.pcts.SetText(v.in.PercentileLine())
-	// A wrapped summary may change height: lay the column out again.
+	v.stats.set(v.in.SummaryText(), v.in.PercentileLine(), v.in.AlertText())
+	// The alert, or a summary in full, may change height: lay the column
+	// out again.
 	v.content.Refresh()
 }
 
@@ -396,24 +408,26 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 		}
 	})
 	v.vectorAsMap.Hide()
-	// One toolbar that wraps in a narrow window instead of being cut off,
-	// in as few rows as the width allows.
-	v.heatOnly = []fyne.CanvasObject{
-		container.NewHBox(widget.NewLabel("Rows"), v.rowSel),
-		container.NewHBox(widget.NewLabel("Cols"), v.colSel),
-		container.NewHBox(widget.NewLabel("Reduce"), red),
-		container.NewHBox(zoomOut, zoomIn, fit)}
 	v.rangeBounds = []fyne.CanvasObject{
 		container.NewGridWrap(fyne.NewSize(76, lo.MinSize().Height), lo),
 		container.NewGridWrap(fyne.NewSize(76, hi.MinSize().Height), hi)}
-	colours := []fyne.CanvasObject{
+	heatTools := []fyne.CanvasObject{
+		container.NewHBox(widget.NewLabel("Rows"), v.rowSel),
+		container.NewHBox(widget.NewLabel("Cols"), v.colSel),
+		container.NewHBox(widget.NewLabel("Reduce"), red),
 		container.NewHBox(widget.NewLabel("Colours"), cmap),
 		container.NewHBox(append([]fyne.CanvasObject{widget.NewLabel("Range"), rangeSel}, v.rangeBounds...)...)}
-	tools := newFlow(append(append([]fyne.CanvasObject{v.vectorAsMap}, v.heatOnly...), colours...)...)
+	// The zoom buttons stand on the status line under the heatmap, which
+	// is there anyway, rather than take toolbar room from the heatmap.
+	zoom := container.NewHBox(zoomOut, zoomIn, fit)
+	v.heatOnly = append(heatTools, zoom)
+	// One toolbar that wraps in a narrow window instead of being cut off,
+	// in as few rows as the width allows, the expression box last.
+	tools := newFlowStretchingLast(append(append([]fyne.CanvasObject{v.vectorAsMap}, heatTools...), v.newExprSlot())...)
 	controls := container.NewVBox(tools, v.sliders)
 	// The note and the value under the pointer share one line: a second
 	// line, empty until the pointer moves, would come off the heatmap.
-	bottom := container.NewBorder(nil, nil, v.heatNote, nil, v.hover)
+	bottom := container.NewBorder(nil, nil, v.heatNote, zoom, v.hover)
 	v.cmapSel, v.rangeSel, v.redSel, v.rangeLo, v.rangeHi = cmap, rangeSel, red, lo, hi
 	v.heatArea = newHeatmapArea(v.heat, v.bar)
 	return container.NewBorder(controls, bottom, nil, nil, container.NewStack(v.heatArea, v.plot.content))
@@ -545,7 +559,7 @@ func (v *inspectorView) valuesTab() fyne.CanvasObject {
 			l.SetText("")
 		}
 	}
-	return v.values
+	return container.NewBorder(v.newExprSlot(), nil, nil, nil, v.values)
 }
 
 // sizeValueColumns gives text (strings, records) wide columns, and shows
@@ -617,10 +631,11 @@ func (v *inspectorView) histogramTab() fyne.CanvasObject {
 	lo.OnSubmitted = func(string) { apply() }
 	hi.OnSubmitted = func(string) { apply() }
 	v.binsSel, v.histLog, v.histManual, v.histScope, v.histLo, v.histHi = bins, logc, manual, scope, lo, hi
-	controls := newFlow(scope, container.NewHBox(widget.NewLabel("Bins"), bins), logc,
+	controls := newFlowStretchingLast(scope, container.NewHBox(widget.NewLabel("Bins"), bins), logc,
 		container.NewHBox(manual,
 			container.NewGridWrap(fyne.NewSize(90, lo.MinSize().Height), lo),
-			container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi)))
+			container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi)),
+		v.newExprSlot())
 	v.hist.area = newHoverRaster(v.hist.plot.raster, v.hist.hoverAt)
 	return container.NewBorder(controls, container.NewVBox(v.hist.note, v.hist.hover), nil, nil,
 		v.hist.area)

@@ -1,0 +1,183 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+
+	"tensorscope/viewmodel"
+)
+
+// smallWindowTab opens the fixture in a document tab of a main window of
+// the given size, with its 16×24 tensor ([1,1,16,24] in the file) (which has NaN and Inf, so the
+// alert line shows too) inspected.
+func smallWindowTab(t *testing.T, w, h float32) (*docTab, *viewmodel.Queue) {
+	t.Helper()
+	a := test.NewTempApp(t)
+	q := viewmodel.NewQueue()
+	d := openFixture(t, q, "fixture.tsr", tsrFixture(t))
+	mw := NewMainWindow(a, Options{})
+	t.Cleanup(mw.win.Close)
+	dt := newPendingTab(mw, "fixture.tsr")
+	mw.docTabs = append(mw.docTabs, dt)
+	mw.tabs.Append(dt.item)
+	mw.showTabs()
+	dt.setDoc(d)
+	mw.win.Resize(fyne.NewSize(w, h))
+	dt.inspectTensor(0)
+	settle(t, q, d)
+	if rows, cols := d.Inspector.PlaneSize(); rows != 16 || cols != 24 {
+		t.Fatalf("showing a %d×%d plane, want the 16×24 tensor", rows, cols)
+	}
+	return dt, q
+}
+
+// TestSmallWindowKeepsHalfTheInspectorForTheHeatmap lays a document tab
+// out in a 1024×700 window: the heatmap gets at least half the
+// inspector's height, and no control is pushed out of it.
+func TestSmallWindowKeepsHalfTheInspectorForTheHeatmap(t *testing.T) {
+	dt, _ := smallWindowTab(t, 1024, 700)
+	v := dt.tensors.inspector
+	inspector := v.content.Size().Height
+	heat := v.heatArea.Size().Height
+	t.Logf("inspector %.0f px high, heatmap %.0f px (%.0f%%)", inspector, heat, 100*heat/inspector)
+	if heat < inspector/2 {
+		t.Errorf("the heatmap is %.0f px high, less than half the inspector's %.0f px", heat, inspector)
+	}
+	assertInside(t, v.content, v.tabs)
+}
+
+// assertInside fails when o's visible descendants do not lie within outer.
+func assertInside(t *testing.T, outer, o fyne.CanvasObject) {
+	t.Helper()
+	d := fyne.CurrentApp().Driver()
+	top := d.AbsolutePositionForObject(outer)
+	bottom := top.Add(outer.Size())
+	var walk func(fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if !o.Visible() {
+			return
+		}
+		at := d.AbsolutePositionForObject(o)
+		end := at.Add(o.Size())
+		if at.X < top.X-0.5 || at.Y < top.Y-0.5 || end.X > bottom.X+0.5 || end.Y > bottom.Y+0.5 {
+			t.Errorf("%T at %v–%v lies outside the inspector %v–%v", o, at, end, top, bottom)
+			return
+		}
+		if c, ok := o.(*fyne.Container); ok {
+			for _, child := range c.Objects {
+				walk(child)
+			}
+		}
+	}
+	walk(o)
+}
+
+// TestToolbarsShowOnlyControlsForTheViewShown: the colour map and range
+// and the plane's controls show with the heatmap only, not with a
+// vector's plot or on the histogram's tab; the expression box shows on
+// every tab of values.
+func TestToolbarsShowOnlyControlsForTheViewShown(t *testing.T) {
+	test.NewTempApp(t)
+	q := viewmodel.NewQueue()
+	d := openFixture(t, q, "fixture.nn", nnFixture(t))
+	win := goldenWindow(t, nil, 1024, 700)
+	p := newTensorPane(win, d)
+	win.SetContent(p.content)
+	v := p.inspector
+	heatmapControls := map[string]fyne.CanvasObject{"Colours": v.cmapSel, "Range": v.rangeSel,
+		"Rows": v.rowSel, "Reduce": v.redSel}
+	expect := func(view string, shown bool, controls map[string]fyne.CanvasObject) {
+		t.Helper()
+		for name, c := range controls {
+			if got := shownIn(v.content, c); got != shown {
+				t.Errorf("%s: %s shown %v, want %v", view, name, got, shown)
+			}
+		}
+	}
+	entry := map[string]fyne.CanvasObject{"the expression box": v.expr.entry}
+
+	p.inspector.show(0) // layer0.weight, 4×8
+	settle(t, q, d)
+	expect("a matrix's heatmap", true, heatmapControls)
+	expect("a matrix's heatmap", true, entry)
+
+	v.tabs.SelectIndex(1)
+	settle(t, q, d)
+	expect("the histogram", false, heatmapControls)
+	expect("the histogram", true, map[string]fyne.CanvasObject{"Bins": v.binsSel})
+	expect("the histogram", true, entry)
+	v.tabs.SelectIndex(2)
+	expect("the values", true, entry)
+	v.tabs.SelectIndex(3)
+	expect("the facts", false, entry)
+
+	v.tabs.SelectIndex(0)
+	p.inspector.show(1) // layer0.bias, a vector
+	settle(t, q, d)
+	if !d.Inspector.ShowsLinePlot() {
+		t.Fatal("the vector is not shown as a plot")
+	}
+	expect("a vector's plot", false, heatmapControls)
+	expect("a vector's plot", true, entry)
+
+	test.Tap(v.vectorAsMap)
+	settle(t, q, d)
+	expect("a vector's heatmap", true, heatmapControls)
+}
+
+// shownIn reports whether o is drawn within root: it and every container
+// and selected tab on the way to it are visible.
+func shownIn(root, o fyne.CanvasObject) bool {
+	if !root.Visible() {
+		return false
+	}
+	if root == o {
+		return true
+	}
+	switch x := root.(type) {
+	case *fyne.Container:
+		for _, c := range x.Objects {
+			if shownIn(c, o) {
+				return true
+			}
+		}
+	case *container.AppTabs:
+		if sel := x.Selected(); sel != nil {
+			return shownIn(sel.Content, o)
+		}
+	}
+	return false
+}
+
+// The statistics take one line; the details button shows them in full,
+// and hides them again.
+func TestStatsLineShowsDetailsOnRequest(t *testing.T) {
+	dt, _ := smallWindowTab(t, 1024, 700)
+	s := dt.tensors.inspector.stats
+	if !s.line.Visible() || s.full.Visible() {
+		t.Fatal("the statistics do not open on one line")
+	}
+	if !strings.Contains(s.line.Text, s.summary.Text) || !strings.Contains(s.line.Text, s.pcts.Text) ||
+		s.summary.Text == "" || s.pcts.Text == "" {
+		t.Errorf("the line %q lacks the summary %q or the percentiles %q", s.line.Text, s.summary.Text, s.pcts.Text)
+	}
+	if !s.alert.Visible() || !strings.Contains(s.alert.Text, "NaN") {
+		t.Errorf("alert %q (shown %v), want the NaN count", s.alert.Text, s.alert.Visible())
+	}
+	before := s.content.Size().Height
+	test.Tap(s.details)
+	if s.line.Visible() || !s.full.Visible() {
+		t.Fatal("details do not show the statistics in full")
+	}
+	if after := s.content.Size().Height; after <= before {
+		t.Errorf("with details the statistics are %.0f px high, on one line %.0f", after, before)
+	}
+	test.Tap(s.details)
+	if !s.line.Visible() || s.full.Visible() {
+		t.Fatal("details do not close")
+	}
+}
