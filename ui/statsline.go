@@ -44,9 +44,15 @@ func newStatsLine(relayout func()) *statsLine {
 	return s
 }
 
-// set shows new statistics: summary and percentiles may be "" while they
-// are computed, alert is "" when every value is finite.
+// set shows new statistics: percentiles may be "" while they are
+// computed, alert is "" when every value is finite, and all are "" when no
+// tensor is shown, which hides the line.
 func (s *statsLine) set(summary, percentiles, alert string) {
+	if summary == "" && percentiles == "" && alert == "" {
+		s.content.Hide()
+	} else {
+		s.content.Show()
+	}
 	s.summary.SetText(summary)
 	s.pcts.SetText(percentiles)
 	s.pcts.Hidden = percentiles == ""

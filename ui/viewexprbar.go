@@ -3,6 +3,7 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"tensorscope/viewmodel"
@@ -25,8 +26,7 @@ type exprBar struct {
 
 func newExprBar(in *viewmodel.Inspector) *exprBar {
 	b := &exprBar{in: in, entry: newExprEntry(), errText: widget.NewLabel("")}
-	// The examples first: in a narrow window the end is cut.
-	b.entry.SetPlaceHolder("e.g. w[0:64], w[:, :, 1, 1] (NumPy-style); Enter applies, empty resets")
+	b.entry.SetPlaceHolder("e.g. w[0:64], w[:, :, 1, 1]")
 	b.entry.OnSubmitted = b.apply
 	b.mosaic = widget.NewCheck("Mosaic", func(on bool) {
 		if b.syncing {
@@ -80,12 +80,9 @@ func (b *exprBar) sync(clearErr bool) {
 	}
 }
 
-// exprEntryMinWidth keeps room for a short expression where the box sits
-// at the end of a toolbar row.
-const exprEntryMinWidth = 180
-
-// exprEntry is the expression's text box, never narrower than
-// exprEntryMinWidth.
+// exprEntry is the expression's text box. At the end of a toolbar row it
+// is never narrower than its examples, which a narrower box would scroll
+// and cut.
 type exprEntry struct{ widget.Entry }
 
 func newExprEntry() *exprEntry {
@@ -96,5 +93,6 @@ func newExprEntry() *exprEntry {
 
 func (e *exprEntry) MinSize() fyne.Size {
 	m := e.Entry.MinSize()
-	return fyne.NewSize(max(m.Width, exprEntryMinWidth), m.Height)
+	examples := fyne.MeasureText(e.PlaceHolder, theme.TextSize(), e.TextStyle).Width
+	return fyne.NewSize(max(m.Width, examples+2*theme.InnerPadding()+2*theme.Padding()), m.Height)
 }
