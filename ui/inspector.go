@@ -58,6 +58,7 @@ type inspectorView struct {
 	rangeBounds []fyne.CanvasObject // the manual colour range's boxes
 
 	hist     *histogramView
+	binsBox  fyne.CanvasObject // the bin count, hidden while each value has its own bin
 	values   *widget.Table
 	valuesOK bool
 
@@ -250,6 +251,7 @@ func (v *inspectorView) update(c viewmodel.Change) {
 	}
 	if c&viewmodel.ChangedHistogram != 0 {
 		v.hist.update()
+		v.showBinCount()
 	}
 	if c&viewmodel.ChangedProgress != 0 {
 		v.updateProgress()
@@ -631,7 +633,8 @@ func (v *inspectorView) histogramTab() fyne.CanvasObject {
 	lo.OnSubmitted = func(string) { apply() }
 	hi.OnSubmitted = func(string) { apply() }
 	v.binsSel, v.histLog, v.histManual, v.histScope, v.histLo, v.histHi = bins, logc, manual, scope, lo, hi
-	controls := newFlowStretchingLast(scope, container.NewHBox(widget.NewLabel("Bins"), bins), logc,
+	v.binsBox = container.NewHBox(widget.NewLabel("Bins"), bins)
+	controls := newFlowStretchingLast(scope, v.binsBox, logc,
 		container.NewHBox(manual,
 			container.NewGridWrap(fyne.NewSize(90, lo.MinSize().Height), lo),
 			container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi)),
@@ -639,6 +642,19 @@ func (v *inspectorView) histogramTab() fyne.CanvasObject {
 	v.hist.area = newHoverRaster(v.hist.plot.raster, v.hist.hoverAt)
 	return container.NewBorder(controls, container.NewVBox(v.hist.note, v.hist.hover), nil, nil,
 		v.hist.area)
+}
+
+// showBinCount shows the bin count only when it applies: an integer
+// histogram of one bin per value ignores it.
+func (v *inspectorView) showBinCount() {
+	if v.in.OneBinPerValue() == v.binsBox.Visible() {
+		if v.binsBox.Visible() {
+			v.binsBox.Hide()
+		} else {
+			v.binsBox.Show()
+		}
+		v.content.Refresh()
+	}
 }
 
 // histogramView draws the inspector's histogram at the size it is given.

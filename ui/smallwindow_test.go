@@ -181,3 +181,28 @@ func TestStatsLineShowsDetailsOnRequest(t *testing.T) {
 		t.Fatal("details do not close")
 	}
 }
+
+// An integer histogram of one bin per value has no bin count to choose;
+// binned again (the current plane's histogram), it has.
+func TestBinCountShowsOnlyWhenItApplies(t *testing.T) {
+	test.NewTempApp(t)
+	q := viewmodel.NewQueue()
+	d := openFixture(t, q, "labels.tsr", labelsFixture(t))
+	win := goldenWindow(t, nil, 1024, 700)
+	p := newTensorPane(win, d)
+	win.SetContent(p.content)
+	v := p.inspector
+	v.tabs.SelectIndex(1)
+	settle(t, q, d)
+	if !d.Inspector.OneBinPerValue() {
+		t.Fatal("the labels' histogram does not have one bin per value")
+	}
+	if shownIn(v.content, v.binsSel) {
+		t.Error("the bin count shows for a histogram of one bin per value")
+	}
+	v.histScope.SetSelected(histScopeLabels[viewmodel.HistPlane])
+	settle(t, q, d)
+	if d.Inspector.OneBinPerValue() || !shownIn(v.content, v.binsSel) {
+		t.Errorf("binned histogram (one bin per value %v): the bin count is not shown", d.Inspector.OneBinPerValue())
+	}
+}
