@@ -136,7 +136,7 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 		}
 	})
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(v.expr.mosaic, v.pin, v.toGraph), v.title), v.stats.content, v.dequant, v.complexSel, status, v.message)
-	v.content = container.NewBorder(top, nil, nil, nil, v.tabs)
+	v.content = container.New(&heightLayout{onHeight: v.stats.fitHeight}, container.NewBorder(top, nil, nil, nil, v.tabs))
 	v.placeExprBar()
 	v.in.OnChange = v.update
 	v.update(viewmodel.ChangedAll) // syncs the controls too

@@ -206,3 +206,27 @@ func TestBinCountShowsOnlyWhenItApplies(t *testing.T) {
 		t.Errorf("binned histogram (one bin per value %v): the bin count is not shown", d.Inspector.OneBinPerValue())
 	}
 }
+
+// A tall inspector shows the statistics in full, a short one on one line;
+// once the user chooses, resizing keeps the choice.
+func TestStatsInFullWhenTheInspectorIsTall(t *testing.T) {
+	dt, _ := smallWindowTab(t, 1600, 1000)
+	v := dt.tensors.inspector
+	s := v.stats
+	if !s.full.Visible() || s.line.Visible() {
+		t.Fatalf("in a %.0f px high inspector the statistics are not in full", v.content.Size().Height)
+	}
+	if heat, inspector := v.heatArea.Size().Height, v.content.Size().Height; heat < inspector/2 {
+		t.Errorf("with the statistics in full the heatmap is %.0f px high, less than half of %.0f", heat, inspector)
+	}
+	win := dt.mw.win
+	win.Resize(fyne.NewSize(1024, 700))
+	if s.full.Visible() {
+		t.Fatalf("in a %.0f px high inspector the statistics are in full", v.content.Size().Height)
+	}
+	test.Tap(s.details)
+	win.Resize(fyne.NewSize(1100, 720))
+	if !s.full.Visible() {
+		t.Error("resizing the window undid the user's choice of details")
+	}
+}
