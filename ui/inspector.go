@@ -351,7 +351,7 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 	v.bar = newColorBar(v.in)
 	v.rowSel = widget.NewSelect(nil, nil)
 	v.colSel = widget.NewSelect(nil, nil)
-	v.sliders = container.NewVBox()
+	v.sliders = container.New(sliderGrid{})
 
 	cmap := widget.NewSelect(viewmodel.ColormapNames(), func(name string) {
 		if !v.syncing {

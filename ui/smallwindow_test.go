@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -8,17 +9,30 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 
+	"tensorscope/formats/tsr"
+	"tensorscope/tensor"
 	"tensorscope/viewmodel"
 )
 
 // smallWindowTab opens the fixture in a document tab of a main window of
-// the given size, with its 16×24 tensor ([1,1,16,24] in the file) (which has NaN and Inf, so the
-// alert line shows too) inspected.
+// the given size, with its 16×24 tensor ([1,1,16,24] in the file, with NaN
+// and Inf, so the alert shows too) inspected.
 func smallWindowTab(t *testing.T, w, h float32) (*docTab, *viewmodel.Queue) {
+	t.Helper()
+	dt, q := windowTab(t, w, h, tsrFixture(t))
+	if rows, cols := dt.doc.Inspector.PlaneSize(); rows != 16 || cols != 24 {
+		t.Fatalf("showing a %d×%d plane, want the 16×24 tensor", rows, cols)
+	}
+	return dt, q
+}
+
+// windowTab opens a TSR file in a document tab of a main window of the
+// given size, with its first tensor inspected.
+func windowTab(t *testing.T, w, h float32, file []byte) (*docTab, *viewmodel.Queue) {
 	t.Helper()
 	a := test.NewTempApp(t)
 	q := viewmodel.NewQueue()
-	d := openFixture(t, q, "fixture.tsr", tsrFixture(t))
+	d := openFixture(t, q, "fixture.tsr", file)
 	mw := NewMainWindow(a, Options{})
 	t.Cleanup(mw.win.Close)
 	dt := newPendingTab(mw, "fixture.tsr")
@@ -29,9 +43,6 @@ func smallWindowTab(t *testing.T, w, h float32) (*docTab, *viewmodel.Queue) {
 	mw.win.Resize(fyne.NewSize(w, h))
 	dt.inspectTensor(0)
 	settle(t, q, d)
-	if rows, cols := d.Inspector.PlaneSize(); rows != 16 || cols != 24 {
-		t.Fatalf("showing a %d×%d plane, want the 16×24 tensor", rows, cols)
-	}
 	return dt, q
 }
 
@@ -43,6 +54,31 @@ func TestSmallWindowKeepsHalfTheInspectorForTheHeatmap(t *testing.T) {
 	v := dt.tensors.inspector
 	inspector := v.content.Size().Height
 	heat := v.heatArea.Size().Height
+	t.Logf("inspector %.0f px high, heatmap %.0f px (%.0f%%)", inspector, heat, 100*heat/inspector)
+	if heat < inspector/2 {
+		t.Errorf("the heatmap is %.0f px high, less than half the inspector's %.0f px", heat, inspector)
+	}
+	assertInside(t, v.content, v.tabs)
+}
+
+// A 4-D weight seen as planes, with a slider for each of its other two
+// axes, still leaves half the inspector to the heatmap at 1024×700.
+func TestSmallWindowKeepsHalfForPlanesWithSliders(t *testing.T) {
+	w := float32Tensor(t, []int{32, 16, 3, 3}, func(i int) float32 { return float32(i%17) / 17 })
+	var file bytes.Buffer
+	if err := tsr.EncodeV4(&file, []*tensor.Tensor{w}, tsr.RAW); err != nil {
+		t.Fatal(err)
+	}
+	dt, q := windowTab(t, 1024, 700, file.Bytes())
+	v := dt.tensors.inspector
+	if err := dt.doc.Inspector.SetExpr("w"); err != nil { // planes, not the mosaic
+		t.Fatal(err)
+	}
+	settle(t, q, dt.doc)
+	if n := len(v.sliders.Objects); n != 2 {
+		t.Fatalf("%d sliders, want one for each of the two axes not drawn", n)
+	}
+	inspector, heat := v.content.Size().Height, v.heatArea.Size().Height
 	t.Logf("inspector %.0f px high, heatmap %.0f px (%.0f%%)", inspector, heat, 100*heat/inspector)
 	if heat < inspector/2 {
 		t.Errorf("the heatmap is %.0f px high, less than half the inspector's %.0f px", heat, inspector)
