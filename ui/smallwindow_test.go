@@ -58,7 +58,7 @@ func TestSmallWindowKeepsHalfTheInspectorForTheHeatmap(t *testing.T) {
 	if heat < inspector/2 {
 		t.Errorf("the heatmap is %.0f px high, less than half the inspector's %.0f px", heat, inspector)
 	}
-	assertInside(t, v.content, v.tabs)
+	assertInside(t, v.content, v.content)
 }
 
 // A 4-D weight seen as planes, with a slider for each of its other two
@@ -83,15 +83,23 @@ func TestSmallWindowKeepsHalfForPlanesWithSliders(t *testing.T) {
 	if heat < inspector/2 {
 		t.Errorf("the heatmap is %.0f px high, less than half the inspector's %.0f px", heat, inspector)
 	}
-	assertInside(t, v.content, v.tabs)
+	assertInside(t, v.content, v.content)
 }
 
-// assertInside fails when o's visible descendants do not lie within outer.
+// assertInside fails when outer does not lie within its window, which must
+// be at most 1024×700, or o's
+// visible descendants (through containers and the selected tab) do not lie
+// within outer.
 func assertInside(t *testing.T, outer, o fyne.CanvasObject) {
 	t.Helper()
 	d := fyne.CurrentApp().Driver()
 	top := d.AbsolutePositionForObject(outer)
 	bottom := top.Add(outer.Size())
+	// A window does not get smaller than its content's minimum size: one
+	// larger than asked for would run off a small screen.
+	if window := d.CanvasForObject(outer).Size(); window.Width > 1024 || window.Height > 700 || bottom.X > window.Width+0.5 || bottom.Y > window.Height+0.5 {
+		t.Errorf("the inspector ends at %v in a %v window", bottom, window)
+	}
 	var walk func(fyne.CanvasObject)
 	walk = func(o fyne.CanvasObject) {
 		if !o.Visible() {
@@ -103,9 +111,18 @@ func assertInside(t *testing.T, outer, o fyne.CanvasObject) {
 			t.Errorf("%T at %v–%v lies outside the inspector %v–%v", o, at, end, top, bottom)
 			return
 		}
-		if c, ok := o.(*fyne.Container); ok {
-			for _, child := range c.Objects {
+		// Layouts squeeze what does not fit below its minimum size.
+		if size, least := o.Size(), o.MinSize(); size.Width < least.Width-0.5 || size.Height < least.Height-0.5 {
+			t.Errorf("%T at %v is %v, less than its minimum %v", o, at, size, least)
+		}
+		switch x := o.(type) {
+		case *fyne.Container:
+			for _, child := range x.Objects {
 				walk(child)
+			}
+		case *container.AppTabs:
+			if sel := x.Selected(); sel != nil {
+				walk(sel.Content)
 			}
 		}
 	}
