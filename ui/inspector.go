@@ -47,6 +47,7 @@ type inspectorView struct {
 	bar      *colorBar
 	heatArea *fyne.Container
 	heatNote *widget.Label
+	status   *fyne.Container // the note, the value under the pointer and the zoom buttons
 	hover    *widget.Label
 	rowSel   *widget.Select
 	colSel   *widget.Select
@@ -240,9 +241,9 @@ func (v *inspectorView) update(c viewmodel.Change) {
 		v.heatArea.Refresh() // the image's aspect may move the colour bar
 		v.heat.Refresh()
 		v.bar.Refresh()
-		v.heatNote.SetText(v.in.HeatmapNote())
+		v.setHeatNote(v.in.HeatmapNote())
 		if err := v.in.PlaneErr(); err != nil {
-			v.heatNote.SetText(err.Error())
+			v.setHeatNote(err.Error())
 		}
 		v.refreshValues()
 	}
@@ -386,7 +387,7 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 			return
 		}
 		if err := v.in.SetRange(mode, l, h); err != nil {
-			v.heatNote.SetText(err.Error())
+			v.setHeatNote(err.Error())
 		}
 	}
 	rangeSel.OnChanged = func(string) { applyRange() }
@@ -429,10 +430,20 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 	controls := container.NewVBox(tools, v.sliders)
 	// The note and the value under the pointer share one line: a second
 	// line, empty until the pointer moves, would come off the heatmap.
-	bottom := container.NewBorder(nil, nil, v.heatNote, zoom, v.hover)
+	v.status = container.NewBorder(nil, nil, v.heatNote, zoom, v.hover)
 	v.cmapSel, v.rangeSel, v.redSel, v.rangeLo, v.rangeHi = cmap, rangeSel, red, lo, hi
 	v.heatArea = newHeatmapArea(v.heat, v.bar)
-	return container.NewBorder(controls, bottom, nil, nil, container.NewStack(v.heatArea, v.plot.content))
+	return container.NewBorder(controls, v.status, nil, nil, container.NewStack(v.heatArea, v.plot.content))
+}
+
+// setHeatNote shows a note under the heatmap, laying its line out again:
+// the note's width takes from the value under the pointer.
+func (v *inspectorView) setHeatNote(text string) {
+	if text == v.heatNote.Text {
+		return
+	}
+	v.heatNote.SetText(text)
+	v.status.Refresh()
 }
 
 // showPlotOrHeatmap shows a vector's plot, or the heatmap, in the first
@@ -456,7 +467,7 @@ func (v *inspectorView) showPlotOrHeatmap() {
 		if _, err := v.in.LinePlot(); err != nil {
 			note = err.Error()
 		}
-		v.heatNote.SetText(note)
+		v.setHeatNote(note)
 	} else {
 		v.plot.content.Hide()
 		for _, o := range v.heatOnly {
@@ -491,7 +502,7 @@ func (v *inspectorView) changeAxes(row, col int) {
 	r0, c0 := v.in.Axes()
 	r, c := pickAxes(r0, c0, row, col)
 	if err := v.in.SetAxes(r, c); err != nil {
-		v.heatNote.SetText(err.Error())
+		v.setHeatNote(err.Error())
 	}
 	v.rebuildAxes()
 }
