@@ -658,14 +658,16 @@ func (v *inspectorView) histogramTab() fyne.CanvasObject {
 // showBinCount shows the bin count only when it applies: an integer
 // histogram of one bin per value ignores it.
 func (v *inspectorView) showBinCount() {
-	if v.in.OneBinPerValue() == v.binsBox.Visible() {
-		if v.binsBox.Visible() {
-			v.binsBox.Hide()
-		} else {
-			v.binsBox.Show()
-		}
-		v.content.Refresh()
+	show := !v.in.OneBinPerValue()
+	if show == v.binsBox.Visible() {
+		return
 	}
+	if show {
+		v.binsBox.Show()
+	} else {
+		v.binsBox.Hide()
+	}
+	v.content.Refresh()
 }
 
 // histogramView draws the inspector's histogram at the size it is given.
