@@ -84,7 +84,7 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 	v.progress = widget.NewProgressBar()
 	v.message = widget.NewLabel("Select a tensor to see its values.")
 	v.message.Wrapping = fyne.TextWrapWord
-	v.dequant = widget.NewCheck("Show dequantised values", func(on bool) {
+	v.dequant = widget.NewCheck("Dequantised", func(on bool) {
 		if !v.syncing {
 			v.in.SetDequantised(on)
 		}
@@ -136,7 +136,11 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 			v.in.SetPinned(on)
 		}
 	})
-	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(v.expr.mosaic, v.pin, v.toGraph), v.title), v.stats.content, v.dequant, v.complexSel, status, v.message)
+	// How the values are seen (dequantised, as a mosaic) and whether the
+	// settings carry over stand beside the title, taking no row of their
+	// own from the heatmap.
+	titleRow := container.NewBorder(nil, nil, nil, container.NewHBox(v.dequant, v.expr.mosaic, v.pin, v.toGraph), v.title)
+	top := container.NewVBox(titleRow, v.stats.content, v.complexSel, status, v.message)
 	v.content = container.New(&heightLayout{onHeight: v.stats.fitHeight}, container.NewBorder(top, nil, nil, nil, v.tabs))
 	v.placeExprBar()
 	v.in.OnChange = v.update
