@@ -87,7 +87,9 @@ func (dt *docTab) rebuild() {
 	if i := d.Inspector.Index(); i >= 0 {
 		dt.tensors.selectTensor(i) // a single tensor opens shown; a reload keeps it
 	}
-	dt.item.Content = container.NewBorder(warningsStrip(dt.mw.win, d), nil, nil, nil, dt.panes)
+	var content *fyne.Container
+	content = container.NewBorder(warningsStrip(dt.mw.win, d, func() { content.Refresh() }), nil, nil, nil, dt.panes)
+	dt.item.Content = content
 	dt.item.Text = d.Title()
 	dt.mw.tabs.Refresh()
 }

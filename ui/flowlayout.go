@@ -12,9 +12,10 @@ import (
 // needed at the width it was last laid out at (one row before that), and
 // when a new width changes the row count it asks for a relayout.
 type flowLayout struct {
-	width float32 // the width of the last layout, 0 before one
-	rows  int
-	box   *fyne.Container
+	width       float32 // the width of the last layout, 0 before one
+	rows        int
+	box         *fyne.Container
+	stretchLast bool // the last object takes the rest of its row
 }
 
 // newFlow returns a container of objects in a flowLayout.
@@ -24,8 +25,24 @@ func newFlow(objects ...fyne.CanvasObject) *fyne.Container {
 	return l.box
 }
 
+// newFlowStretchingLast is a flow whose last object, a text box, say,
+// takes whatever width is left at the end of its row.
+func newFlowStretchingLast(objects ...fyne.CanvasObject) *fyne.Container {
+	l := &flowLayout{stretchLast: true}
+	l.box = fyne.NewContainerWithLayout(l, objects...)
+	return l.box
+}
+
 func (l *flowLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	rows, _ := flowRows(objects, size.Width, true)
+	if l.stretchLast && len(objects) > 0 {
+		// Sized at their minimum by flowRows, the last object now
+		// takes the rest of its row.
+		last := objects[len(objects)-1]
+		if last.Visible() {
+			last.Resize(fyne.NewSize(size.Width-last.Position().X, last.Size().Height))
+		}
+	}
 	if size.Width <= 0 || l.box == nil || fyne.CurrentApp().Driver().CanvasForObject(l.box) == nil {
 		// Not in a window yet: a new container lays itself out at its
 		// minimum width, which is not the width it will have.

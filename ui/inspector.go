@@ -29,9 +29,7 @@ type inspectorView struct {
 
 	title    *widget.Label
 	toGraph  *widget.Button // "Show in graph", for tensors of a model
-	summary  *widget.Label
-	alert    *widget.Label
-	pcts     *widget.Label
+	stats    *statsLine
 	busy     *widget.Label
 	progress *widget.ProgressBar
 	message  *widget.Label
@@ -40,11 +38,16 @@ type inspectorView struct {
 	factRows [][2]string
 	tabs     *container.AppTabs
 	expr     *exprBar // the expression the tensor is seen through
+	// exprSlots hold the expression box on the toolbar of each tab that
+	// shows values (nil for Facts): it covers them all, and moves to the
+	// tab shown rather than take a row of its own above the tabs.
+	exprSlots []*fyne.Container
 
 	heat     *heatmapView
 	bar      *colorBar
 	heatArea *fyne.Container
 	heatNote *widget.Label
+	status   *fyne.Container // the note, the value under the pointer and the zoom buttons
 	hover    *widget.Label
 	rowSel   *widget.Select
 	colSel   *widget.Select
@@ -52,10 +55,11 @@ type inspectorView struct {
 
 	plot        *linePlotView       // a vector's value against index, in the heatmap's place
 	vectorAsMap *widget.Check       // "Heatmap" instead of the plot, for vectors
-	heatOnly    []fyne.CanvasObject // the heatmap's plane, reduction and zoom controls
+	heatOnly    []fyne.CanvasObject // the heatmap's plane, reduction, colour and zoom controls, hidden with the plot
 	rangeBounds []fyne.CanvasObject // the manual colour range's boxes
 
 	hist     *histogramView
+	binsBox  fyne.CanvasObject // the bin count, hidden while each value has its own bin
 	values   *widget.Table
 	valuesOK bool
 
@@ -75,19 +79,12 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 	v := &inspectorView{win: win, doc: d, in: d.Inspector}
 	v.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.title.Truncation = fyne.TextTruncateEllipsis
-	v.summary = widget.NewLabel("")
-	v.summary.Wrapping = fyne.TextWrapWord
-	v.summary.TextStyle.Monospace = true
-	v.alert = widget.NewLabel("")
-	v.alert.Importance = widget.DangerImportance
-	v.alert.Hide()
-	v.pcts = widget.NewLabel("")
-	v.pcts.Wrapping = fyne.TextWrapWord
+	v.stats = newStatsLine(func() { v.content.Refresh() })
 	v.busy = widget.NewLabel("")
 	v.progress = widget.NewProgressBar()
 	v.message = widget.NewLabel("Select a tensor to see its values.")
 	v.message.Wrapping = fyne.TextWrapWord
-	v.dequant = widget.NewCheck("Show dequantised values", func(on bool) {
+	v.dequant = widget.NewCheck("Dequantised", func(on bool) {
 		if !v.syncing {
 			v.in.SetDequantised(on)
 		}
@@ -108,14 +105,17 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 	v.facts.SetColumnWidth(0, 130)
 	v.facts.SetColumnWidth(1, 520)
 
+	v.expr = newExprBar(v.in)
 	v.tabs = container.NewAppTabs(
 		container.NewTabItem("Heatmap", v.heatmapTab()),
 		container.NewTabItem("Histogram", v.histogramTab()),
 		container.NewTabItem("Values", v.valuesTab()),
 		container.NewTabItem("Facts", v.facts),
 	)
+	v.exprSlots = append(v.exprSlots, nil) // Facts: of the entry, not the view
 	// Hidden tabs may skip redraws; bring the shown one up to date.
 	v.tabs.OnSelected = func(*container.TabItem) {
+		v.placeExprBar()
 		v.heat.Refresh()
 		v.bar.Refresh()
 		v.hist.plot.raster.Refresh()
@@ -136,12 +136,38 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 			v.in.SetPinned(on)
 		}
 	})
-	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(v.pin, v.toGraph), v.title), v.summary, v.alert, v.pcts, v.dequant, v.complexSel, status, v.message)
-	v.expr = newExprBar(v.in)
-	v.content = container.NewBorder(top, nil, nil, nil, container.NewBorder(v.expr.content, nil, nil, nil, v.tabs))
+	// How the values are seen (dequantised, as a mosaic) and whether the
+	// settings carry over stand beside the title, taking no row of their
+	// own from the heatmap.
+	titleRow := container.NewBorder(nil, nil, nil, container.NewHBox(v.dequant, v.expr.mosaic, v.pin, v.toGraph), v.title)
+	top := container.NewVBox(titleRow, v.stats.content, v.complexSel, status, v.message)
+	v.content = container.New(&heightLayout{onHeight: v.stats.fitHeight}, container.NewBorder(top, nil, nil, nil, v.tabs))
+	v.placeExprBar()
 	v.in.OnChange = v.update
 	v.update(viewmodel.ChangedAll) // syncs the controls too
 	return v
+}
+
+// placeExprBar puts the expression box on the toolbar of the tab shown.
+func (v *inspectorView) placeExprBar() {
+	for _, slot := range v.exprSlots {
+		if slot != nil {
+			slot.RemoveAll()
+		}
+	}
+	if i := v.tabs.SelectedIndex(); i >= 0 && i < len(v.exprSlots) && v.exprSlots[i] != nil {
+		v.exprSlots[i].Add(v.expr.content)
+	}
+	if v.content != nil {
+		v.content.Refresh()
+	}
+}
+
+// newExprSlot makes the place of the expression box on a tab's toolbar.
+func (v *inspectorView) newExprSlot() *fyne.Container {
+	slot := container.NewStack()
+	v.exprSlots = append(v.exprSlots, slot)
+	return slot
 }
 
 // histScopeLabels name the histogram's scopes, in HistScope order.
@@ -219,9 +245,9 @@ func (v *inspectorView) update(c viewmodel.Change) {
 		v.heatArea.Refresh() // the image's aspect may move the colour bar
 		v.heat.Refresh()
 		v.bar.Refresh()
-		v.heatNote.SetText(v.in.HeatmapNote())
+		v.setHeatNote(v.in.HeatmapNote())
 		if err := v.in.PlaneErr(); err != nil {
-			v.heatNote.SetText(err.Error())
+			v.setHeatNote(err.Error())
 		}
 		v.refreshValues()
 	}
@@ -230,6 +256,7 @@ func (v *inspectorView) update(c viewmodel.Change) {
 	}
 	if c&viewmodel.ChangedHistogram != 0 {
 		v.hist.update()
+		v.showBinCount()
 	}
 	if c&viewmodel.ChangedProgress != 0 {
 		v.updateProgress()
@@ -287,17 +314,9 @@ func (v *inspectorView) updateTensor() {
 }
 
 func (v *inspectorView) updateSummary() {
-	v.summary.SetText(v.in.SummaryText())
-	// NaN and Inf counts also get their own line in the warning colour, so
-	// they stand out (and a multi-colour line does not wrap badly).
-	if a := v.in.AlertText(); a != "" {
-		v.alert.SetText(a)
-		v.alert.Show()
-	} else {
-		v.alert.Hide()
-	}
-	v.pcts.SetText(v.in.PercentileLine())
-	// A wrapped summary may change height: lay the column out again.
+	v.stats.set(v.in.SummaryText(), v.in.PercentileLine(), v.in.AlertText())
+	// The alert, or a summary in full, may change height: lay the column
+	// out again.
 	v.content.Refresh()
 }
 
@@ -337,7 +356,7 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 	v.bar = newColorBar(v.in)
 	v.rowSel = widget.NewSelect(nil, nil)
 	v.colSel = widget.NewSelect(nil, nil)
-	v.sliders = container.NewVBox()
+	v.sliders = container.New(sliderGrid{})
 
 	cmap := widget.NewSelect(viewmodel.ColormapNames(), func(name string) {
 		if !v.syncing {
@@ -372,7 +391,7 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 			return
 		}
 		if err := v.in.SetRange(mode, l, h); err != nil {
-			v.heatNote.SetText(err.Error())
+			v.setHeatNote(err.Error())
 		}
 	}
 	rangeSel.OnChanged = func(string) { applyRange() }
@@ -396,27 +415,39 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 		}
 	})
 	v.vectorAsMap.Hide()
-	// One toolbar that wraps in a narrow window instead of being cut off,
-	// in as few rows as the width allows.
-	v.heatOnly = []fyne.CanvasObject{
-		container.NewHBox(widget.NewLabel("Rows"), v.rowSel),
-		container.NewHBox(widget.NewLabel("Cols"), v.colSel),
-		container.NewHBox(widget.NewLabel("Reduce"), red),
-		container.NewHBox(zoomOut, zoomIn, fit)}
 	v.rangeBounds = []fyne.CanvasObject{
 		container.NewGridWrap(fyne.NewSize(76, lo.MinSize().Height), lo),
 		container.NewGridWrap(fyne.NewSize(76, hi.MinSize().Height), hi)}
-	colours := []fyne.CanvasObject{
+	heatTools := []fyne.CanvasObject{
+		container.NewHBox(widget.NewLabel("Rows"), v.rowSel),
+		container.NewHBox(widget.NewLabel("Cols"), v.colSel),
+		container.NewHBox(widget.NewLabel("Reduce"), red),
 		container.NewHBox(widget.NewLabel("Colours"), cmap),
 		container.NewHBox(append([]fyne.CanvasObject{widget.NewLabel("Range"), rangeSel}, v.rangeBounds...)...)}
-	tools := newFlow(append(append([]fyne.CanvasObject{v.vectorAsMap}, v.heatOnly...), colours...)...)
+	// The zoom buttons stand on the status line under the heatmap, which
+	// is there anyway, rather than take toolbar room from the heatmap.
+	zoom := container.NewHBox(zoomOut, zoomIn, fit)
+	v.heatOnly = append(heatTools, zoom)
+	// One toolbar that wraps in a narrow window instead of being cut off,
+	// in as few rows as the width allows, the expression box last.
+	tools := newFlowStretchingLast(append(append([]fyne.CanvasObject{v.vectorAsMap}, heatTools...), v.newExprSlot())...)
 	controls := container.NewVBox(tools, v.sliders)
 	// The note and the value under the pointer share one line: a second
 	// line, empty until the pointer moves, would come off the heatmap.
-	bottom := container.NewBorder(nil, nil, v.heatNote, nil, v.hover)
+	v.status = container.NewBorder(nil, nil, v.heatNote, zoom, v.hover)
 	v.cmapSel, v.rangeSel, v.redSel, v.rangeLo, v.rangeHi = cmap, rangeSel, red, lo, hi
 	v.heatArea = newHeatmapArea(v.heat, v.bar)
-	return container.NewBorder(controls, bottom, nil, nil, container.NewStack(v.heatArea, v.plot.content))
+	return container.NewBorder(controls, v.status, nil, nil, container.NewStack(v.heatArea, v.plot.content))
+}
+
+// setHeatNote shows a note under the heatmap, laying its line out again:
+// the note's width takes from the value under the pointer.
+func (v *inspectorView) setHeatNote(text string) {
+	if text == v.heatNote.Text {
+		return
+	}
+	v.heatNote.SetText(text)
+	v.status.Refresh()
 }
 
 // showPlotOrHeatmap shows a vector's plot, or the heatmap, in the first
@@ -440,7 +471,7 @@ func (v *inspectorView) showPlotOrHeatmap() {
 		if _, err := v.in.LinePlot(); err != nil {
 			note = err.Error()
 		}
-		v.heatNote.SetText(note)
+		v.setHeatNote(note)
 	} else {
 		v.plot.content.Hide()
 		for _, o := range v.heatOnly {
@@ -475,7 +506,7 @@ func (v *inspectorView) changeAxes(row, col int) {
 	r0, c0 := v.in.Axes()
 	r, c := pickAxes(r0, c0, row, col)
 	if err := v.in.SetAxes(r, c); err != nil {
-		v.heatNote.SetText(err.Error())
+		v.setHeatNote(err.Error())
 	}
 	v.rebuildAxes()
 }
@@ -545,7 +576,7 @@ func (v *inspectorView) valuesTab() fyne.CanvasObject {
 			l.SetText("")
 		}
 	}
-	return v.values
+	return container.NewBorder(v.newExprSlot(), nil, nil, nil, v.values)
 }
 
 // sizeValueColumns gives text (strings, records) wide columns, and shows
@@ -617,13 +648,30 @@ func (v *inspectorView) histogramTab() fyne.CanvasObject {
 	lo.OnSubmitted = func(string) { apply() }
 	hi.OnSubmitted = func(string) { apply() }
 	v.binsSel, v.histLog, v.histManual, v.histScope, v.histLo, v.histHi = bins, logc, manual, scope, lo, hi
-	controls := newFlow(scope, container.NewHBox(widget.NewLabel("Bins"), bins), logc,
+	v.binsBox = container.NewHBox(widget.NewLabel("Bins"), bins)
+	controls := newFlowStretchingLast(scope, v.binsBox, logc,
 		container.NewHBox(manual,
 			container.NewGridWrap(fyne.NewSize(90, lo.MinSize().Height), lo),
-			container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi)))
+			container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi)),
+		v.newExprSlot())
 	v.hist.area = newHoverRaster(v.hist.plot.raster, v.hist.hoverAt)
 	return container.NewBorder(controls, container.NewVBox(v.hist.note, v.hist.hover), nil, nil,
 		v.hist.area)
+}
+
+// showBinCount shows the bin count only when it applies: an integer
+// histogram of one bin per value ignores it.
+func (v *inspectorView) showBinCount() {
+	show := !v.in.OneBinPerValue()
+	if show == v.binsBox.Visible() {
+		return
+	}
+	if show {
+		v.binsBox.Show()
+	} else {
+		v.binsBox.Hide()
+	}
+	v.content.Refresh()
 }
 
 // histogramView draws the inspector's histogram at the size it is given.

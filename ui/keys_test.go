@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -151,7 +152,7 @@ func rowText(r widget.TextGridRow) []rune {
 
 // TestWarningsStripListsWarningsAndCanBeDismissed gives a document five
 // warnings: the strip lists the first three, offers all five, and its
-// close button hides it.
+// close button hides it, leaving its place to what was below it.
 func TestWarningsStripListsWarningsAndCanBeDismissed(t *testing.T) {
 	test.NewTempApp(t)
 	q := viewmodel.NewQueue()
@@ -159,8 +160,11 @@ func TestWarningsStripListsWarningsAndCanBeDismissed(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		d.Doc.Warnings = append(d.Doc.Warnings, formats.Warning{Offset: int64(i), Message: fmt.Sprintf("odd byte %d", i)})
 	}
-	strip := warningsStrip(nil, d)
-	goldenWindow(t, strip, 900, 300)
+	var content *fyne.Container
+	strip := warningsStrip(nil, d, func() { content.Refresh() })
+	below := widget.NewLabel("panes")
+	content = container.NewBorder(strip, nil, nil, nil, below)
+	goldenWindow(t, content, 900, 300)
 	var text strings.Builder
 	var closeButton, showAll *widget.Button
 	for _, o := range test.LaidOutObjects(strip) {
@@ -189,5 +193,8 @@ func TestWarningsStripListsWarningsAndCanBeDismissed(t *testing.T) {
 	test.Tap(closeButton)
 	if strip.Visible() {
 		t.Error("the strip is still shown after its close button")
+	}
+	if y := below.Position().Y; y != 0 {
+		t.Errorf("after the strip closed, what was below it stays %.0f px down", y)
 	}
 }

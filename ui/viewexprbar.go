@@ -3,6 +3,7 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"tensorscope/viewmodel"
@@ -12,10 +13,11 @@ import (
 // through, as NumPy-style indexing and view operations. Enter applies,
 // an empty box goes back to the tensor's default view; a bad expression
 // is reported below the box and changes nothing. The Mosaic check switches
-// a 4-D tensor between the mosaic of its kernels and its planes.
+// a 4-D tensor between the mosaic of its kernels and its planes; the
+// inspector places it apart from the box, which moves between its tabs.
 type exprBar struct {
 	in      *viewmodel.Inspector
-	entry   *widget.Entry
+	entry   *exprEntry
 	mosaic  *widget.Check
 	errText *widget.Label
 	content fyne.CanvasObject
@@ -23,8 +25,8 @@ type exprBar struct {
 }
 
 func newExprBar(in *viewmodel.Inspector) *exprBar {
-	b := &exprBar{in: in, entry: widget.NewEntry(), errText: widget.NewLabel("")}
-	b.entry.SetPlaceHolder("NumPy-style, e.g. w[:, :, 1, 1] or w[0:64]; Enter applies, empty resets")
+	b := &exprBar{in: in, entry: newExprEntry(), errText: widget.NewLabel("")}
+	b.entry.SetPlaceHolder("e.g. w[0:64], w[:, :, 1, 1]")
 	b.entry.OnSubmitted = b.apply
 	b.mosaic = widget.NewCheck("Mosaic", func(on bool) {
 		if b.syncing {
@@ -40,7 +42,7 @@ func newExprBar(in *viewmodel.Inspector) *exprBar {
 	b.errText.Wrapping = fyne.TextWrapWord
 	b.errText.Hide()
 	label := widget.NewLabel("View")
-	b.content = container.NewVBox(container.NewBorder(nil, nil, label, b.mosaic, b.entry), b.errText)
+	b.content = container.NewVBox(container.NewBorder(nil, nil, label, nil, b.entry), b.errText)
 	return b
 }
 
@@ -76,4 +78,21 @@ func (b *exprBar) sync(clearErr bool) {
 	} else {
 		b.content.Show()
 	}
+}
+
+// exprEntry is the expression's text box. At the end of a toolbar row it
+// is never narrower than its examples, which a narrower box would scroll
+// and cut.
+type exprEntry struct{ widget.Entry }
+
+func newExprEntry() *exprEntry {
+	e := &exprEntry{}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+func (e *exprEntry) MinSize() fyne.Size {
+	m := e.Entry.MinSize()
+	examples := fyne.MeasureText(e.PlaceHolder, theme.TextSize(), e.TextStyle).Width
+	return fyne.NewSize(max(m.Width, examples+2*theme.InnerPadding()+2*theme.Padding()), m.Height)
 }

@@ -19,8 +19,10 @@ const stripWarnings = 3
 
 // warningsStrip shows the document's warnings in a bar above the panes:
 // the first few in full, a button for all of them when there are more, and
-// a close button that dismisses the bar. nil when there are none.
-func warningsStrip(win fyne.Window, d *viewmodel.Doc) fyne.CanvasObject {
+// a close button that dismisses the bar and calls relayout, which lays out
+// again what holds it (so that the panes take its place). nil when there
+// are none.
+func warningsStrip(win fyne.Window, d *viewmodel.Doc, relayout func()) fyne.CanvasObject {
 	ws := d.Warnings()
 	if len(ws) == 0 {
 		return nil
@@ -44,7 +46,10 @@ func warningsStrip(win fyne.Window, d *viewmodel.Doc) fyne.CanvasObject {
 		}))
 	}
 	var strip *fyne.Container
-	dismiss := widget.NewButtonWithIcon("", theme.WindowCloseIcon(), func() { strip.Hide() })
+	dismiss := widget.NewButtonWithIcon("", theme.WindowCloseIcon(), func() {
+		strip.Hide()
+		relayout()
+	})
 	dismiss.Importance = widget.LowImportance
 	buttons.Add(dismiss)
 	icon := widget.NewIcon(theme.NewWarningThemedResource(theme.WarningIcon()))
