@@ -228,7 +228,7 @@ type selection struct {
 func addSelectionFlags(c *command, tensorHelp string) *selection {
 	s := &selection{}
 	c.flags.StringVar(&s.tensor, "tensor", "", tensorHelp)
-	c.flags.Func("axes", "R,C: the tensor axes shown as rows and columns (default: the last two)", func(v string) error {
+	c.flags.Func("axes", "R,C: the tensor axes shown as rows and columns (default: the two largest, as the viewer opens it)", func(v string) error {
 		parts := strings.Split(v, ",")
 		if len(parts) != 2 {
 			return errors.New("want two axes, R,C")

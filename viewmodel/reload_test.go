@@ -212,6 +212,32 @@ func TestDefaultAxesAreTheTwoLargest(t *testing.T) {
 	}
 }
 
+// Settings that name no axes (render and export without --axes) show the
+// plane the viewer opens on, among the axes no index holds.
+func TestSettingsWithoutAxesShowTheDefaultPlane(t *testing.T) {
+	cases := []struct {
+		shape    []int
+		index    map[int]int
+		row, col int
+	}{
+		{[]int{16, 1, 1, 32}, nil, 0, 3}, // was the 1×32 of the last two
+		{[]int{128, 256, 1, 1}, nil, 0, 1},
+		{[]int{8, 6, 4, 2}, map[int]int{0: 1}, 1, 2},
+		{[]int{8, 6, 4, 2}, map[int]int{0: 1, 1: 5}, 2, 3},
+	}
+	for _, c := range cases {
+		s := DefaultInspectorSettings()
+		for a, i := range c.index {
+			if err := s.SetIndex(a, i); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if r, col, _, err := s.checkPlane(c.shape); err != nil || r != c.row || col != c.col {
+			t.Errorf("%v held %v: plane %d,%d (%v); want %d,%d", c.shape, c.index, r, col, err, c.row, c.col)
+		}
+	}
+}
+
 func TestSingleTensorFileOpensShown(t *testing.T) {
 	dir := t.TempDir()
 	one, two := filepath.Join(dir, "one.tsr"), filepath.Join(dir, "two.tsr")

@@ -16,7 +16,7 @@ import (
 // valid, start from DefaultInspectorSettings. Axes and Index depend on the
 // tensor's shape, so Inspector.Apply checks them against it.
 type InspectorSettings struct {
-	Axes       []int       // heatmap row and column axis; nil for the last two
+	Axes       []int       // heatmap row and column axis; nil for the default plane (defaultAxes)
 	Index      map[int]int // index each non-plotted axis is held at; missing: 0
 	Colormap   *Colormap
 	Range      RangeSetting // heatmap colours
@@ -189,7 +189,7 @@ func (s *InspectorSettings) SetIndex(axis, index int) error {
 // the row and column axes and the index of every axis.
 func (s *InspectorSettings) checkPlane(shape []int) (row, col int, fixed []int, err error) {
 	rank := len(shape)
-	row, col = lastTwoAxes(rank) // the documented default of Axes: nil
+	row, col = planeAxes(shape, s.Index) // the documented default of Axes: nil
 	if s.Axes != nil {
 		if len(s.Axes) != 2 {
 			return 0, 0, nil, fmt.Errorf("axes need a row and a column axis, not %v", s.Axes)
@@ -223,35 +223,31 @@ func (s *InspectorSettings) checkPlane(shape []int) (row, col int, fixed []int, 
 	return row, col, fixed, nil
 }
 
-// lastTwoAxes are the plane of settings that name no axes (render's
-// default, documented as the last two; rank 1: its only axis as columns).
-func lastTwoAxes(rank int) (row, col int) {
-	switch {
-	case rank >= 2:
-		return rank - 2, rank - 1
-	case rank == 1:
-		return -1, 0
-	}
-	return -1, -1
-}
-
-// defaultAxes are the plane a tensor opens on in the viewer: its two largest axes, in
+// defaultAxes are the plane of settings that name no axes, in the viewer,
+// render and export alike: the tensor's two largest axes, in
 // their order (ties go to the later axis, so a [3,5,5] tensor shows its last
 // two). Singleton axes never make the plane while a larger one is left:
 // [128,256,1,1] opens as 128×256, not 1×1. Rank 1 shows its only axis as
 // columns.
-func defaultAxes(shape []int) (row, col int) {
+func defaultAxes(shape []int) (row, col int) { return planeAxes(shape, nil) }
+
+// planeAxes is defaultAxes among the axes that held does not hold at an
+// index: `render --index 0=5` shows the two largest of the others.
+func planeAxes(shape []int, held map[int]int) (row, col int) {
 	switch rank := len(shape); {
-	case rank == 2:
-		return 0, 1
 	case rank == 1:
 		return -1, 0
 	case rank == 0:
 		return -1, -1
 	}
-	order := make([]int, len(shape))
-	for i := range order {
-		order[i] = i
+	order := make([]int, 0, len(shape))
+	for i := range shape {
+		if _, ok := held[i]; !ok {
+			order = append(order, i)
+		}
+	}
+	if len(order) < 2 {
+		return len(shape) - 2, len(shape) - 1 // nothing left to choose: the check names the clash
 	}
 	slices.SortStableFunc(order, func(a, b int) int {
 		if shape[a] != shape[b] {

@@ -312,7 +312,7 @@ func padShape(shape []int, rank int) []int {
 
 // TensorPlane returns the 2-D view of t that the inspector's heatmap would
 // show for these choices, and a description of it for the user. axes nil
-// means the inspector's default (the last two axes; a vector is one row,
+// means the inspector's default plane (the two largest axes; a vector is one row,
 // a scalar one cell); index holds the other axes (default 0).
 func TensorPlane(t *tensor.Tensor, axes []int, index map[int]int) (*tensor.Tensor, string, error) {
 	rank := t.Rank()
@@ -326,10 +326,8 @@ func TensorPlane(t *tensor.Tensor, axes []int, index map[int]int) (*tensor.Tenso
 			return nil, "", fmt.Errorf("rows and columns need two different axes of %d, not %v", rank, axes)
 		}
 		row, col = axes[0], axes[1]
-	case rank >= 2:
-		row, col = rank-2, rank-1
-	case rank == 1:
-		col = 0
+	default:
+		row, col = planeAxes(t.Shape(), index)
 	}
 	fixed := make([]int, rank)
 	for a, i := range index {

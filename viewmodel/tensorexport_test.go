@@ -358,7 +358,9 @@ func TestTensorPlane(t *testing.T) {
 		{[]int{0, 2}, map[int]int{1: 2}, "[2 4]", "plane [rows, 2, cols] of float32[2,3,4]", ""},
 		{[]int{0, 0}, nil, "", "", "two different axes"},
 		{[]int{0, 3}, nil, "", "", "two different axes"},
-		{nil, map[int]int{2: 0}, "", "", "axis 2 is plotted"},
+		// Held axes leave the plane to the others.
+		{nil, map[int]int{2: 1}, "[2 3]", "plane [rows, cols, 1] of float32[2,3,4]", ""},
+		{nil, map[int]int{0: 0, 1: 0}, "", "", "axis 1 is plotted"},
 		{nil, map[int]int{0: 2}, "", "", "outside axis 0"},
 		{nil, map[int]int{5: 0}, "", "", "no axis 5"},
 	} {

@@ -67,9 +67,8 @@ func (in *Inspector) leaveTensor() {
 func (in *Inspector) enterTensor() {
 	p := &in.perTensor
 	in.settingsErr = nil
-	// The base plane applies as given (nil axes: the last two) and says
-	// when it does not fit; without one, a tensor opens on its default
-	// plane (the two largest axes).
+	// The base plane applies as given (nil axes: the default plane, the
+	// two largest axes) and says when it does not fit.
 	s, plane, quiet := p.base, p.base, false
 	if s == nil {
 		d := DefaultInspectorSettings()

@@ -301,7 +301,9 @@ func TestSettingsExpr(t *testing.T) {
 	in.Apply(s)
 	in.Show(0, f32Entry("w", []int{4, 3, 3, 2}, seq(72)))
 	drain(t, q, in)
-	if r, c := in.PlaneSize(); in.Expr() != "w[..., 0]" || r != 3 || c != 3 || in.SettingsErr() != nil {
+	// The view is [4,3,3]: its default plane is its two largest axes,
+	// the later among equals (4×3).
+	if r, c := in.PlaneSize(); in.Expr() != "w[..., 0]" || r != 4 || c != 3 || in.SettingsErr() != nil {
 		t.Fatalf("view %q plane %d×%d err %v", in.Expr(), r, c, in.SettingsErr())
 	}
 	if err := s.SetExpr("w[7]"); err != nil {
