@@ -129,9 +129,23 @@ func (in *Inspector) Expr() string {
 }
 
 // CanMosaic reports whether the shown tensor can be seen as a mosaic of
-// kernels (it is 4-D), so that the UI offers the choice.
+// kernels that says more than a plane, so that the UI offers the choice:
+// it is 4-D [O,I,kh,kw], holds more than one kernel of more than one
+// value, and its kernels are not rows of one column of kernels (kh = 1,
+// I = 1) or columns of one row (kw = 1, O = 1), whose mosaic is just the
+// plane with lines through it. A mosaic in effect stays offered, to be
+// turned off.
 func (in *Inspector) CanMosaic() bool {
-	return in.view.loaded != nil && in.view.loaded.Rank() == 4
+	t := in.view.loaded
+	if t == nil || t.Rank() != 4 {
+		return false
+	}
+	if in.Expr() == MosaicExpr {
+		return true
+	}
+	s := t.Shape()
+	o, i, kh, kw := s[0], s[1], s[2], s[3]
+	return o*i > 1 && kh*kw > 1 && !(kh == 1 && i == 1) && !(kw == 1 && o == 1)
 }
 
 // SetExpr shows the tensor through the expression src ("" for its default

@@ -445,3 +445,43 @@ func TestQuantisedConvWeightMosaic(t *testing.T) {
 		t.Fatalf("hover %q", got)
 	}
 }
+
+// The mosaic is offered where it says more than a plane: not for rows of
+// kernels that are themselves rows ([16,1,1,32] is a 16×32 plane), nor for
+// 1×1 kernels; always while it is in effect.
+func TestMosaicOfferedWhereItMeansSomething(t *testing.T) {
+	for _, c := range []struct {
+		shape []int
+		offer bool
+	}{
+		{[]int{4, 3, 3, 2}, true},
+		{[]int{8, 4, 1, 1}, false}, // 1×1 kernels
+		{[]int{16, 1, 1, 32}, false},
+		{[]int{1, 16, 32, 1}, false},
+		{[]int{1, 1, 5, 5}, true}, // one small kernel opens as its (one-tile) mosaic: offered, to turn off
+		{[]int{16, 2, 1, 32}, true},
+		{[]int{1, 3, 24, 24}, true}, // an image's channels side by side
+		{[]int{4, 3, 3}, false},
+	} {
+		in, q, _ := newTestInspector()
+		n := 1
+		for _, d := range c.shape {
+			n *= d
+		}
+		in.Show(0, f32Entry("w", c.shape, seq(n)))
+		drain(t, q, in)
+		if got := in.CanMosaic(); got != c.offer {
+			t.Errorf("%v: mosaic offered %v, want %v", c.shape, got, c.offer)
+		}
+	}
+	in, q, _ := newTestInspector()
+	in.Show(0, f32Entry("w", []int{16, 1, 1, 32}, seq(512)))
+	drain(t, q, in)
+	if err := in.SetExpr(MosaicExpr); err != nil {
+		t.Fatal(err)
+	}
+	drain(t, q, in)
+	if !in.CanMosaic() {
+		t.Error("a mosaic in effect is no longer offered, so it cannot be turned off")
+	}
+}
