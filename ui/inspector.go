@@ -30,6 +30,7 @@ type inspectorView struct {
 	title    *widget.Label
 	toGraph  *widget.Button // "Show in graph", for tensors of a model
 	stats    *statsLine
+	titleBar *titleBar
 	busy     *widget.Label
 	progress *widget.ProgressBar
 	message  *widget.Label
@@ -139,13 +140,21 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 	// How the values are seen (dequantised, as a mosaic) and whether the
 	// settings carry over stand beside the title, taking no row of their
 	// own from the heatmap.
-	titleRow := container.NewBorder(nil, nil, nil, container.NewHBox(v.dequant, v.expr.mosaic, v.pin, v.toGraph), v.title)
-	top := container.NewVBox(titleRow, v.stats.content, v.complexSel, status, v.message)
-	v.content = container.New(&heightLayout{onHeight: v.stats.fitHeight}, container.NewBorder(top, nil, nil, nil, v.tabs))
+	v.titleBar = newTitleBar(v.title, v.stats, v.dequant, v.expr.mosaic, v.pin, v.toGraph)
+	top := container.NewVBox(v.titleBar.content, v.complexSel, status, v.message)
+	v.content = container.New(&heightLayout{onHeight: v.fitHeight}, container.NewBorder(top, nil, nil, nil, v.tabs))
 	v.placeExprBar()
 	v.in.OnChange = v.update
 	v.update(viewmodel.ChangedAll) // syncs the controls too
 	return v
+}
+
+// fitHeight suits the top of the inspector to its height h: statistics
+// in full and the title bar in two rows when it is tall, both folded when
+// it is short, so that the heatmap keeps at least half of it.
+func (v *inspectorView) fitHeight(h float32) {
+	v.stats.fitHeight(h)
+	v.titleBar.setCompact(h < statsDetailsHeight)
 }
 
 // placeExprBar puts the expression box on the toolbar of the tab shown.
@@ -264,6 +273,7 @@ func (v *inspectorView) update(c viewmodel.Change) {
 	if c&viewmodel.ChangedSettings != 0 && v.cmapSel != nil {
 		v.syncControls()
 	}
+	v.titleBar.sync() // the choices shown may have changed
 }
 
 func (v *inspectorView) updateTensor() {

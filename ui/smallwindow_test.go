@@ -62,16 +62,17 @@ func TestSmallWindowKeepsHalfTheInspectorForTheHeatmap(t *testing.T) {
 }
 
 // A 4-D weight seen as planes at 1024×700 has a slider for each of its
-// other two axes, side by side on one row, and nothing squeezed. (The
-// heatmap's share is logged: 51% here, 48% in the real window, whose menu
-// bar the test driver does not draw.)
+// other two axes, side by side on one row, nothing squeezed, and still
+// half the inspector for the heatmap. The real window's menu bar, which
+// the test driver does not draw, takes 28 of its 700 pixels: the test
+// window is that much shorter.
 func TestSmallWindowPutsTwoSlidersOnOneRow(t *testing.T) {
 	w := float32Tensor(t, []int{32, 16, 3, 3}, func(i int) float32 { return float32(i%17) / 17 })
 	var file bytes.Buffer
 	if err := tsr.EncodeV4(&file, []*tensor.Tensor{w}, tsr.RAW); err != nil {
 		t.Fatal(err)
 	}
-	dt, q := windowTab(t, 1024, 700, file.Bytes())
+	dt, q := windowTab(t, 1024, 700-28, file.Bytes())
 	v := dt.tensors.inspector
 	if err := dt.doc.Inspector.SetExpr("w"); err != nil { // planes, not the mosaic
 		t.Fatal(err)
@@ -86,7 +87,44 @@ func TestSmallWindowPutsTwoSlidersOnOneRow(t *testing.T) {
 	}
 	inspector, heat := v.content.Size().Height, v.heatArea.Size().Height
 	t.Logf("inspector %.0f px high, heatmap %.0f px (%.0f%%)", inspector, heat, 100*heat/inspector)
+	if heat < inspector/2 {
+		t.Errorf("the heatmap is %.0f px high, less than half the inspector's %.0f px", heat, inspector)
+	}
 	assertInside(t, v.content, v.content)
+}
+
+// A short inspector folds the name, the statistics and the choices into
+// one row, the choices into a menu that acts as they do; a tall one
+// unfolds them.
+func TestTitleBarFoldsInAShortInspector(t *testing.T) {
+	dt, q := smallWindowTab(t, 1024, 700)
+	v := dt.tensors.inspector
+	b := v.titleBar
+	if !b.compact || shownIn(v.content, v.pin) || !shownIn(v.content, b.more) {
+		t.Fatalf("at 1024×700: folded %v, Pin shown %v, menu shown %v", b.compact, shownIn(v.content, v.pin), shownIn(v.content, b.more))
+	}
+	if y0, y1 := v.title.Position().Y, v.stats.content.Position().Y; y0 != y1 {
+		t.Errorf("name at y=%.0f, statistics at y=%.0f: not one row", y0, y1)
+	}
+	items := b.menuItems()
+	var pin *fyne.MenuItem
+	for _, it := range items {
+		if it.Label == v.pin.Text {
+			pin = it
+		}
+	}
+	if pin == nil || pin.Checked {
+		t.Fatalf("menu %v: want an unchecked %q", items, v.pin.Text)
+	}
+	pin.Action()
+	settle(t, q, dt.doc)
+	if !dt.doc.Inspector.Pinned() || !v.pin.Checked {
+		t.Error("the menu's Pin settings did not pin them")
+	}
+	dt.mw.win.Resize(fyne.NewSize(1600, 1000))
+	if b.compact || !shownIn(v.content, v.pin) || shownIn(v.content, b.more) {
+		t.Errorf("at 1600×1000: folded %v, Pin shown %v, menu shown %v", b.compact, shownIn(v.content, v.pin), shownIn(v.content, b.more))
+	}
 }
 
 // assertInside fails when outer does not lie within its window, which must
