@@ -138,8 +138,8 @@ func newInspectorView(win fyne.Window, d *viewmodel.Doc) *inspectorView {
 		}
 	})
 	// How the values are seen (dequantised, as a mosaic) and whether the
-	// settings carry over stand beside the title, taking no row of their
-	// own from the heatmap.
+	// settings carry over stand beside the title (in a short inspector, in
+	// its menu), taking no row of their own from the heatmap.
 	v.titleBar = newTitleBar(v.title, v.stats, v.dequant, v.expr.mosaic, v.pin, v.toGraph)
 	top := container.NewVBox(v.titleBar.content, v.complexSel, status, v.message)
 	v.content = container.New(&heightLayout{onHeight: v.fitHeight}, container.NewBorder(top, nil, nil, nil, v.tabs))
