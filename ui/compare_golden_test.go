@@ -12,6 +12,7 @@ import (
 	"tensorscope/formats"
 	"tensorscope/formats/tmfile"
 	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/compare"
 )
 
 // compareModel is a small Tengine model: a convolution with an 8×12
@@ -64,7 +65,7 @@ func compareModel(t *testing.T, version int) []byte {
 	return buf.Bytes()
 }
 
-func settleComparison(t *testing.T, q *viewmodel.Queue, c *viewmodel.Comparison) {
+func settleComparison(t *testing.T, q *viewmodel.Queue, c *compare.Comparison) {
 	t.Helper()
 	if !q.Drain(func() bool { return !c.Idle() }, 30*time.Second) {
 		t.Fatal("the comparison did not settle")
@@ -74,8 +75,8 @@ func settleComparison(t *testing.T, q *viewmodel.Queue, c *viewmodel.Comparison)
 func TestGoldenComparisonTab(t *testing.T) {
 	test.NewTempApp(t)
 	q := viewmodel.NewQueue()
-	c := viewmodel.NewComparison(q.Post, viewmodel.Source{Name: "before.tmfile", Data: compareModel(t, 1)},
-		viewmodel.Source{Name: "after.tmfile", Data: compareModel(t, 2)}, viewmodel.DefaultTolerance)
+	c := compare.NewComparison(q.Post, viewmodel.Source{Name: "before.tmfile", Data: compareModel(t, 1)},
+		viewmodel.Source{Name: "after.tmfile", Data: compareModel(t, 2)}, compare.DefaultTolerance)
 	t.Cleanup(func() {
 		for _, d := range c.Close() {
 			<-d.Unmapped()

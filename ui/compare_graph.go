@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"tensorscope/graphview"
-	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/compare"
 )
 
 // compareGraphView shows how two models' graphs differ: both graphs drawn
@@ -20,7 +20,7 @@ import (
 // every change.
 type compareGraphView struct {
 	content fyne.CanvasObject
-	rows    []viewmodel.GraphChangeRow
+	rows    []compare.GraphChangeRow
 	view    *graphview.GraphView
 	props   *widget.Label
 	cancel  context.CancelFunc
@@ -31,7 +31,7 @@ type compareGraphView struct {
 
 var graphChangeColumns = []string{"change", "node", "op in A", "op in B", "attribute", "in A", "in B"}
 
-func newCompareGraphView(c *viewmodel.Comparison) *compareGraphView {
+func newCompareGraphView(c *compare.Comparison) *compareGraphView {
 	v := &compareGraphView{rows: c.GraphChangeRows(), laidOut: make(chan struct{})}
 	if len(v.rows) == 0 {
 		close(v.laidOut)
@@ -106,13 +106,13 @@ func (v *compareGraphView) changeTable() *widget.Table {
 
 // changeColor marks a kind of change: removed in the theme's error colour,
 // added in its success colour, changed in its warning colour.
-func changeColor(c viewmodel.NodeChange) color.Color {
+func changeColor(c compare.NodeChange) color.Color {
 	switch c {
-	case viewmodel.NodeRemoved:
+	case compare.NodeRemoved:
 		return theme.Color(theme.ColorNameError)
-	case viewmodel.NodeAdded:
+	case compare.NodeAdded:
 		return theme.Color(theme.ColorNameSuccess)
-	case viewmodel.NodeChanged:
+	case compare.NodeChanged:
 		return theme.Color(theme.ColorNameWarning)
 	}
 	return color.Transparent

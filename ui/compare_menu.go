@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/compare"
 )
 
 // Opening comparisons: File ▸ Compare With… (the current tab against a
@@ -20,7 +21,7 @@ import (
 // both files again for itself, so closing either file's tab leaves it
 // working.
 func (mw *MainWindow) Compare(a, b viewmodel.Source) {
-	c := viewmodel.NewComparison(fyne.Do, a, b, viewmodel.DefaultTolerance)
+	c := compare.NewComparison(fyne.Do, a, b, compare.DefaultTolerance)
 	t := newCompareTab(mw, c)
 	mw.compares = append(mw.compares, t)
 	mw.tabs.Append(t.item)

@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/compare"
 )
 
 // comparePairView shows the selected pair of a comparison: axis and slider
@@ -15,7 +15,7 @@ import (
 // them move all three), the difference mode, and the A/B and A−B
 // histograms side by side.
 type comparePairView struct {
-	c       *viewmodel.Comparison
+	c       *compare.Comparison
 	content fyne.CanvasObject
 
 	title    *widget.Label
@@ -35,7 +35,7 @@ type comparePairView struct {
 	overlay, diffHist *plotRaster
 	histNote          *widget.Label
 
-	shown   *viewmodel.PairView // the pair the controls were built for
+	shown   *compare.PairView // the pair the controls were built for
 	syncing bool
 }
 
@@ -45,7 +45,7 @@ func (v *comparePairView) headings() [3]string {
 	return [3]string{"A: " + a, "B: " + b, "A − B"}
 }
 
-func newComparePairView(c *viewmodel.Comparison) *comparePairView {
+func newComparePairView(c *compare.Comparison) *comparePairView {
 	v := &comparePairView{c: c}
 	v.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.title.Truncation = fyne.TextTruncateEllipsis
@@ -63,7 +63,7 @@ func newComparePairView(c *viewmodel.Comparison) *comparePairView {
 	)
 	v.body.OnSelected = func(*container.TabItem) { v.refreshAll() }
 	v.content = container.NewBorder(container.NewVBox(v.title, v.message), nil, nil, nil, v.body)
-	v.update(viewmodel.CompareChangedAll)
+	v.update(compare.ChangedAll)
 	return v
 }
 
@@ -75,9 +75,9 @@ func (v *comparePairView) heatmapsTab() fyne.CanvasObject {
 		if v.syncing || v.c.Pair() == nil {
 			return
 		}
-		mode := viewmodel.DiffAbsolute
+		mode := compare.DiffAbsolute
 		if s == v.mode.Options[1] {
-			mode = viewmodel.DiffRelative
+			mode = compare.DiffRelative
 		}
 		v.c.Pair().SetMode(mode)
 	})
@@ -93,8 +93,8 @@ func (v *comparePairView) heatmapsTab() fyne.CanvasObject {
 	var cols []fyne.CanvasObject
 	headings := v.headings()
 	for i := range v.heats {
-		v.heats[i] = newHeatmapView(v.c.Panel(viewmodel.Panel(i)), func(s string) { v.hover.SetText(s) })
-		v.bars[i] = newColorBar(v.c.Panel(viewmodel.Panel(i)))
+		v.heats[i] = newHeatmapView(v.c.Panel(compare.Panel(i)), func(s string) { v.hover.SetText(s) })
+		v.bars[i] = newColorBar(v.c.Panel(compare.Panel(i)))
 		v.areas[i] = newHeatmapArea(v.heats[i], v.bars[i])
 		head := widget.NewLabelWithStyle(headings[i], fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
 		head.Truncation = fyne.TextTruncateEllipsis
@@ -127,13 +127,13 @@ func (v *comparePairView) histogramsTab() fyne.CanvasObject {
 }
 
 // update follows the comparison's changes that concern the selected pair.
-func (v *comparePairView) update(ch viewmodel.CompareChange) {
+func (v *comparePairView) update(ch compare.Change) {
 	p := v.c.Pair()
-	if ch&viewmodel.CompareChangedPair != 0 || p != v.shown {
+	if ch&compare.ChangedPair != 0 || p != v.shown {
 		v.shown = p
 		v.updatePair()
 	}
-	if ch&viewmodel.CompareChangedHeatmaps != 0 {
+	if ch&compare.ChangedHeatmaps != 0 {
 		for i := range v.heats {
 			v.areas[i].Refresh()
 			v.heats[i].Refresh()
@@ -146,7 +146,7 @@ func (v *comparePairView) update(ch viewmodel.CompareChange) {
 			}
 		}
 	}
-	if ch&viewmodel.CompareChangedHistograms != 0 {
+	if ch&compare.ChangedHistograms != 0 {
 		v.overlay.update()
 		v.diffHist.update()
 		if p != nil {
@@ -229,7 +229,7 @@ func (v *comparePairView) refreshAll() {
 // ComparisonHeatmaps is the selected pair of c as `render --view diff`
 // draws it: its name, the A, B and A−B heatmaps side by side with their
 // colour bars, and the note saying what they show.
-func ComparisonHeatmaps(c *viewmodel.Comparison) fyne.CanvasObject {
+func ComparisonHeatmaps(c *compare.Comparison) fyne.CanvasObject {
 	v := newComparePairView(c)
 	return container.NewBorder(v.title, v.heatNote, nil, nil, v.row)
 }

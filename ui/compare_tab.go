@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/compare"
 )
 
 // compareTab is a comparison of two files in a tab of its own: a summary,
@@ -17,7 +17,7 @@ import (
 // pair's views, and for two models the graph changes.
 type compareTab struct {
 	mw   *MainWindow
-	c    *viewmodel.Comparison
+	c    *compare.Comparison
 	item *container.TabItem
 
 	content  fyne.CanvasObject
@@ -33,18 +33,18 @@ type compareTab struct {
 }
 
 // newCompareTab builds the tab for c and follows its changes.
-func newCompareTab(mw *MainWindow, c *viewmodel.Comparison) *compareTab {
+func newCompareTab(mw *MainWindow, c *compare.Comparison) *compareTab {
 	t := &compareTab{mw: mw, c: c}
 	t.content = t.build()
 	t.item = container.NewTabItem(c.Title(), t.content)
 	c.OnChange = t.update
-	t.update(viewmodel.CompareChangedAll)
+	t.update(compare.ChangedAll)
 	return t
 }
 
 // ComparisonContent builds the widgets of a comparison tab for c (headless
 // rendering and tests; the GUI makes them through File ▸ Compare With…).
-func ComparisonContent(c *viewmodel.Comparison) fyne.CanvasObject {
+func ComparisonContent(c *compare.Comparison) fyne.CanvasObject {
 	return newCompareTab(nil, c).content
 }
 
@@ -86,8 +86,8 @@ func (t *compareTab) build() fyne.CanvasObject {
 	return container.NewBorder(container.NewVBox(t.summary, status), nil, nil, nil, t.panes)
 }
 
-func (t *compareTab) update(ch viewmodel.CompareChange) {
-	if ch&viewmodel.CompareChangedFigures != 0 {
+func (t *compareTab) update(ch compare.Change) {
+	if ch&compare.ChangedFigures != 0 {
 		t.summary.SetText(t.c.Summary())
 		if t.c.Ready() {
 			t.addOnlyTab()
@@ -97,11 +97,11 @@ func (t *compareTab) update(ch viewmodel.CompareChange) {
 			t.panes.Append(container.NewTabItem("Graph changes", t.graph.content))
 		}
 	}
-	if ch&viewmodel.CompareChangedRows != 0 {
+	if ch&compare.ChangedRows != 0 {
 		t.list.UnselectAll()
 		t.list.Refresh()
 	}
-	if ch&viewmodel.CompareChangedProgress != 0 {
+	if ch&compare.ChangedProgress != 0 {
 		t.updateProgress()
 	}
 	t.pair.update(ch)

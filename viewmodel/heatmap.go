@@ -91,7 +91,7 @@ func (h *heatmapState) setTensor(t *tensor.Tensor) {
 	h.t = t
 	r := t.Rank()
 	h.fixed = make([]int, r)
-	h.rowAxis, h.colAxis = defaultAxes(t.Shape())
+	h.rowAxis, h.colAxis = DefaultAxes(t.Shape())
 	h.makePlane()
 }
 
@@ -294,7 +294,7 @@ func (in *Inspector) startHeatmap() {
 		}
 		res := &HeatmapImage{Grid: g, View: view, PlaneRows: pr, PlaneCols: pc, Reduction: ReductionNames[red],
 			RowBlock: rb, ColBlock: cb}
-		colourise(res, cmap, colours.mode, colours.lo, colours.hi)
+		Colourise(res, cmap, colours.mode, colours.lo, colours.hi)
 		return res, nil
 	}, func(f float64) { in.setProgress("Heatmap", f) }, func(r *HeatmapImage, err error) {
 		h.task = nil
@@ -327,15 +327,15 @@ func (in *Inspector) recolour() {
 	}
 	r := *h.result
 	c := in.colourRange()
-	colourise(&r, h.cmap, c.mode, c.lo, c.hi)
+	Colourise(&r, h.cmap, c.mode, c.lo, c.hi)
 	h.result = &r
 	in.changed(ChangedHeatmap)
 }
 
-// colourise sets the range and paints the grid. A cell holding any NaN is
+// Colourise sets the range and paints the grid. A cell holding any NaN is
 // painted as NaN (then +Inf, then −Inf) even when downsampled, so that a
 // single bad value stays visible in a zoomed-out view.
-func colourise(r *HeatmapImage, cmap *Colormap, mode RangeMode, lo, hi float64) {
+func Colourise(r *HeatmapImage, cmap *Colormap, mode RangeMode, lo, hi float64) {
 	g := r.Grid
 	switch mode {
 	case RangeManual:

@@ -184,20 +184,20 @@ func (in *Inspector) RenderHistogram(w, h int, style PlotStyle) image.Image {
 }
 
 func renderHistogram(r *tensor.Histogram, logCounts bool, w, h int, style PlotStyle) image.Image {
-	return drawPlot(histogramPlot(r, logCounts, style), w, h)
+	return DrawPlot(histogramPlot(r, logCounts, style), w, h)
 }
 
 // histogramPlot is r as a gonum plot, not yet drawn.
 func histogramPlot(r *tensor.Histogram, logCounts bool, style PlotStyle) *plot.Plot {
 	p := plot.New()
-	style.apply(p)
+	style.Apply(p)
 	p.X.Label.Text = "value"
 	p.Y.Label.Text = "count"
 	width := (r.Hi - r.Lo) / float64(len(r.Counts))
 	if width <= 0 {
 		width = 1
 	}
-	hist := &plotter.Histogram{Width: width, FillColor: style.seriesColor(0), LogY: logCounts}
+	hist := &plotter.Histogram{Width: width, FillColor: style.SeriesColor(0), LogY: logCounts}
 	hist.LineStyle.Width = 0
 	for i, c := range r.Counts {
 		lo := r.Lo + float64(i)*width
@@ -211,7 +211,7 @@ func histogramPlot(r *tensor.Histogram, logCounts bool, style PlotStyle) *plot.P
 	if !logCounts && peak > 0 {
 		p.Y.Min, p.Y.Max = 0, float64(peak)*1.08 // headroom above the tallest bar
 	}
-	p.Y.Tick.Marker = countTicks{}
+	p.Y.Tick.Marker = CountTicks{}
 	if logCounts {
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
@@ -221,10 +221,10 @@ func histogramPlot(r *tensor.Histogram, logCounts bool, style PlotStyle) *plot.P
 	return p
 }
 
-// countTicks labels a count axis with plain numbers ("25", not "25.00").
-type countTicks struct{}
+// CountTicks labels a count axis with plain numbers ("25", not "25.00").
+type CountTicks struct{}
 
-func (countTicks) Ticks(lo, hi float64) []plot.Tick {
+func (CountTicks) Ticks(lo, hi float64) []plot.Tick {
 	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
 	for i := range ticks {
 		if ticks[i].Label != "" {

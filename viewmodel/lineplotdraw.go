@@ -52,13 +52,13 @@ func (in *Inspector) LinePlotInfoAt(x float64, w, h int) string {
 // linePlot is lp as a gonum plot, not yet drawn.
 func linePlot(lp *LinePlot, style PlotStyle) *plot.Plot {
 	p := plot.New()
-	style.apply(p)
+	style.Apply(p)
 	p.X.Label.Text = "index"
 	p.Y.Label.Text = "value"
 	grid := plotter.NewGrid()
 	grid.Vertical.Color, grid.Horizontal.Color = style.Grid, style.Grid
 	p.Add(grid)
-	colour := style.seriesColor(0)
+	colour := style.SeriesColor(0)
 	switch {
 	case lp.Bars():
 		addBars(p, lp, colour)
@@ -70,7 +70,7 @@ func linePlot(lp *LinePlot, style PlotStyle) *plot.Plot {
 	}
 	p.X.Min, p.X.Max = -0.5, float64(lp.N)-0.5
 	p.Y.Min, p.Y.Max = valueRange(lp)
-	p.X.Tick.Marker = countTicks{}
+	p.X.Tick.Marker = CountTicks{}
 	p.X.Padding, p.Y.Padding = vg.Points(2), vg.Points(2)
 	return p
 }

@@ -30,7 +30,8 @@ var DefaultSeriesColors = []color.Color{
 	color.NRGBA{240, 228, 66, 255},
 }
 
-func (s PlotStyle) apply(p *plot.Plot) {
+// Apply gives p the style's colours and fonts.
+func (s PlotStyle) Apply(p *plot.Plot) {
 	p.BackgroundColor = s.Background
 	size := s.FontSize
 	if size == 0 {
@@ -56,7 +57,8 @@ func sans(size vg.Length) font.Font {
 	return font.Font{Typeface: "Liberation", Variant: "Sans", Size: size}
 }
 
-func (s PlotStyle) seriesColor(i int) color.Color {
+// SeriesColor is the colour of the i-th series, cycling through the palette.
+func (s PlotStyle) SeriesColor(i int) color.Color {
 	cs := s.Series
 	if len(cs) == 0 {
 		cs = DefaultSeriesColors
@@ -70,7 +72,7 @@ func RenderPlot(fp formats.Plot, w, h int, style PlotStyle) (image.Image, error)
 		return nil, fmt.Errorf("plot size %d×%d is empty", w, h)
 	}
 	p := plot.New()
-	style.apply(p)
+	style.Apply(p)
 	p.Title.Text = fp.Title
 	p.X.Label.Text = fp.XLabel
 	p.Y.Label.Text = fp.YLabel
@@ -91,7 +93,7 @@ func RenderPlot(fp formats.Plot, w, h int, style PlotStyle) (image.Image, error)
 		if err != nil {
 			return nil, err
 		}
-		line.Color = style.seriesColor(i)
+		line.Color = style.SeriesColor(i)
 		line.Width = vg.Points(1.5)
 		p.Add(line)
 		if len(pts) <= 60 {
@@ -103,12 +105,12 @@ func RenderPlot(fp formats.Plot, w, h int, style PlotStyle) (image.Image, error)
 		}
 		p.Legend.Add(s.Name, line)
 	}
-	return drawPlot(p, w, h), nil
+	return DrawPlot(p, w, h), nil
 }
 
-// drawPlot renders p at exactly w×h pixels (72 dpi: 1 pt = 1 px). The
+// DrawPlot renders p at exactly w×h pixels (72 dpi: 1 pt = 1 px). The
 // canvas owns its image: vgimg copies one passed in with UseImage.
-func drawPlot(p *plot.Plot, w, h int) image.Image {
+func DrawPlot(p *plot.Plot, w, h int) image.Image {
 	c := vgimg.NewWith(vgimg.UseWH(vg.Length(w), vg.Length(h)), vgimg.UseDPI(72))
 	p.Draw(draw.New(c))
 	return c.Image()

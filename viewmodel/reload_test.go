@@ -206,8 +206,8 @@ func TestDefaultAxesAreTheTwoLargest(t *testing.T) {
 		{[]int{7, 1, 7}, 0, 2},
 	}
 	for _, c := range cases {
-		if r, col := defaultAxes(c.shape); r != c.row || col != c.col {
-			t.Errorf("defaultAxes(%v) = %d,%d; want %d,%d", c.shape, r, col, c.row, c.col)
+		if r, col := DefaultAxes(c.shape); r != c.row || col != c.col {
+			t.Errorf("DefaultAxes(%v) = %d,%d; want %d,%d", c.shape, r, col, c.row, c.col)
 		}
 	}
 }
@@ -232,7 +232,7 @@ func TestSettingsWithoutAxesShowTheDefaultPlane(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if r, col, _, err := s.checkPlane(c.shape); err != nil || r != c.row || col != c.col {
+		if r, col, _, err := s.CheckPlane(c.shape); err != nil || r != c.row || col != c.col {
 			t.Errorf("%v held %v: plane %d,%d (%v); want %d,%d", c.shape, c.index, r, col, err, c.row, c.col)
 		}
 	}

@@ -185,9 +185,9 @@ func (s *InspectorSettings) SetIndex(axis, index int) error {
 	return nil
 }
 
-// checkPlane checks Axes and Index against a tensor's shape and returns
+// CheckPlane checks Axes and Index against a tensor's shape and returns
 // the row and column axes and the index of every axis.
-func (s *InspectorSettings) checkPlane(shape []int) (row, col int, fixed []int, err error) {
+func (s *InspectorSettings) CheckPlane(shape []int) (row, col int, fixed []int, err error) {
 	rank := len(shape)
 	row, col = planeAxes(shape, s.Index) // the documented default of Axes: nil
 	if s.Axes != nil {
@@ -223,13 +223,13 @@ func (s *InspectorSettings) checkPlane(shape []int) (row, col int, fixed []int, 
 	return row, col, fixed, nil
 }
 
-// defaultAxes are the plane of settings that name no axes, in the viewer,
+// DefaultAxes are the plane of settings that name no axes, in the viewer,
 // render and export alike: the tensor's two largest axes, in
 // their order (ties go to the later axis, so a [3,5,5] tensor shows its last
 // two). Singleton axes never make the plane while a larger one is left:
 // [128,256,1,1] opens as 128×256, not 1×1. Rank 1 shows its only axis as
 // columns.
-func defaultAxes(shape []int) (row, col int) { return planeAxes(shape, nil) }
+func DefaultAxes(shape []int) (row, col int) { return planeAxes(shape, nil) }
 
 // planeAxes is defaultAxes among the axes that held does not hold at an
 // index: `render --index 0=5` shows the two largest of the others.
@@ -361,7 +361,7 @@ func (in *Inspector) applyPlane() {
 	if in.plane == nil || in.heat.t == nil {
 		return
 	}
-	row, col, fixed, err := in.plane.checkPlane(in.heat.t.Shape())
+	row, col, fixed, err := in.plane.CheckPlane(in.heat.t.Shape())
 	if err != nil {
 		if !in.planeQuiet {
 			in.settingsErr = err

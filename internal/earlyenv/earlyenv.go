@@ -13,7 +13,7 @@
 // Go initialises packages in import-path order as soon as their own imports
 // are initialised. This package imports only os, so it becomes ready right
 // after os and sorts before unicode, fmt and everything that waits on them —
-// including both packages above (main_test.go checks the order). Do not add
+// including both packages above (cli/main_test.go checks the order). Do not add
 // imports here.
 package earlyenv
 

@@ -11,6 +11,7 @@ import (
 	"tensorscope/formats"
 	"tensorscope/ui"
 	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/compare"
 )
 
 // renderDiff draws the comparison of one tensor of doc (A) with its
@@ -25,7 +26,7 @@ func (h *headless) renderDiff(ctx context.Context, doc *formats.Document, opt Op
 		return nil, errors.New("the diff view needs the tensor to compare (--tensor)")
 	}
 	name := doc.Tensors[opt.Tensor].Name
-	c := viewmodel.NewPairComparison(fyne.Do, sourceOf(doc), sourceOf(opt.With), viewmodel.DefaultTolerance, name)
+	c := compare.NewPairComparison(fyne.Do, sourceOf(doc), sourceOf(opt.With), compare.DefaultTolerance, name)
 	defer func() {
 		for _, d := range c.Close() {
 			<-d.Unmapped()
@@ -50,7 +51,7 @@ func (h *headless) renderDiff(ctx context.Context, doc *formats.Document, opt Op
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
-	if p.Heatmap(viewmodel.PanelDiff) == nil {
+	if p.Heatmap(compare.PanelDiff) == nil {
 		return nil, errors.New("no heatmap was computed")
 	}
 	h.win.SetContent(ui.ComparisonHeatmaps(c))

@@ -9,7 +9,7 @@ import (
 
 	"tensorscope/formats"
 	"tensorscope/formats/tsr"
-	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/compare"
 )
 
 // waveB is waveTSR's tensor with a bump added in plane 1 and plane 2
@@ -44,7 +44,7 @@ func waveB(t *testing.T) []byte {
 // the settings' setters.
 func diffOptions(t *testing.T, with *formats.Document, w, h int, index map[int]int, mode string) Options {
 	t.Helper()
-	s := viewmodel.DefaultCompareSettings()
+	s := compare.DefaultSettings()
 	for a, i := range index {
 		if err := s.Plane.SetIndex(a, i); err != nil {
 			t.Fatal(err)
@@ -92,12 +92,12 @@ func TestRenderDiffErrors(t *testing.T) {
 		opt  Options
 		want string
 	}{
-		{"no second file", a, Options{View: ViewDiff, Width: 900, Height: 400, Tensor: 0, Compare: viewmodel.DefaultCompareSettings()}, "second file"},
-		{"no tensor", a, Options{View: ViewDiff, Width: 900, Height: 400, Tensor: -1, With: b, Compare: viewmodel.DefaultCompareSettings()}, "--tensor"},
+		{"no second file", a, Options{View: ViewDiff, Width: 900, Height: 400, Tensor: 0, Compare: compare.DefaultSettings()}, "second file"},
+		{"no tensor", a, Options{View: ViewDiff, Width: 900, Height: 400, Tensor: -1, With: b, Compare: compare.DefaultSettings()}, "--tensor"},
 		{"index outside the axis", a, bad, "outside axis 0"},
 		{"shapes differ", a, diffOptions(t, other, 900, 400, nil, ""), "shapes differ"},
 		{"no partner", cnn, Options{View: ViewDiff, Width: 900, Height: 400, Tensor: tensorNamed(t, cnn, "stem_conv.weight"), With: other,
-			Compare: viewmodel.DefaultCompareSettings()}, "no partner"},
+			Compare: compare.DefaultSettings()}, "no partner"},
 	} {
 		_, err := Render(context.Background(), c.doc, c.opt)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

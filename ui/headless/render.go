@@ -25,6 +25,7 @@ import (
 	"tensorscope/graphview"
 	"tensorscope/ui"
 	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/compare"
 )
 
 // The views Render draws.
@@ -60,9 +61,9 @@ type Options struct {
 	Graph *viewmodel.GraphSettings
 	// With is file B of ViewDiff, and Compare its settings (the plane and
 	// colours of A and B, and the difference), made with
-	// viewmodel.DefaultCompareSettings and its setters.
+	// compare.DefaultSettings and its setters.
 	With    *formats.Document
-	Compare viewmodel.CompareSettings
+	Compare compare.Settings
 }
 
 // Render draws a view of doc off-screen with Fyne's software painter:

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 // runCmd runs the command line in-process and returns its output.
 func runCmd(args ...string) (stdout, stderr string, code int) {
 	var out, errb bytes.Buffer
-	code = run(args, &out, &errb)
+	code = Run(args, &out, &errb, noViewer)
 	return out.String(), errb.String(), code
 }
 

@@ -1,4 +1,4 @@
-package viewmodel
+package compare
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"tensorscope/viewmodel"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -14,8 +15,8 @@ import (
 	"tensorscope/tensor"
 )
 
-// CompareHistBins is the bin count of the comparison's histograms.
-const CompareHistBins = 64
+// HistBins is the bin count of the comparison's histograms.
+const HistBins = 64
 
 // binCounts is a histogram over [Lo, Hi] in equal bins; values outside
 // (and non-finite ones) are not counted.
@@ -38,19 +39,19 @@ func (v *PairView) startHistograms() {
 		maxAbs = 0
 	}
 	v.c.setProgress("Histograms", 0)
-	v.histTask = startTask(v, func(ctx context.Context, progress Progress) (pairHistograms, error) {
+	v.histTask = startTask(v, func(ctx context.Context, progress viewmodel.Progress) (pairHistograms, error) {
 		return computePairHistograms(ctx, a, b, maxAbs, progress)
 	}, func(f float64) { v.c.setProgress("Histograms", f) }, func(h pairHistograms, err error) {
 		v.histTask = nil
 		v.c.clearProgress("Histograms")
 		v.hist, v.histErr = h, err
-		v.c.changed(CompareChangedHistograms)
+		v.c.changed(ChangedHistograms)
 	})
 }
 
 // computePairHistograms bins both tensors and their difference in one
 // pass over the values (after a statistics pass for the common range).
-func computePairHistograms(ctx context.Context, a, b *tensor.Tensor, maxAbs float64, progress Progress) (pairHistograms, error) {
+func computePairHistograms(ctx context.Context, a, b *tensor.Tensor, maxAbs float64, progress viewmodel.Progress) (pairHistograms, error) {
 	sa, err := tensor.ComputeStats(ctx, a, nil)
 	if err != nil {
 		return pairHistograms{}, err
@@ -102,7 +103,7 @@ func computePairHistograms(ctx context.Context, a, b *tensor.Tensor, maxAbs floa
 }
 
 func newBinCounts(lo, hi float64) *binCounts {
-	return &binCounts{Lo: lo, Hi: hi, Counts: make([]int64, CompareHistBins)}
+	return &binCounts{Lo: lo, Hi: hi, Counts: make([]int64, HistBins)}
 }
 
 func (h *binCounts) add(v float64) {
@@ -121,41 +122,41 @@ func (v *PairView) HistogramErr() error { return v.histErr }
 
 // RenderOverlay draws the A and B histograms over one range, B's bars
 // over A's, both translucent, with a legend.
-func (v *PairView) RenderOverlay(w, h int, style PlotStyle) image.Image {
+func (v *PairView) RenderOverlay(w, h int, style viewmodel.PlotStyle) image.Image {
 	if v.hist.a == nil || w < 1 || h < 1 {
 		return nil
 	}
 	p := plot.New()
-	style.apply(p)
+	style.Apply(p)
 	p.X.Label.Text = "value"
 	p.Y.Label.Text = "count"
 	for i, s := range []struct {
 		name string
 		h    *binCounts
 	}{{"A", v.hist.a}, {"B", v.hist.b}} {
-		bars := histogramBars(s.h, translucent(style.seriesColor(i)))
+		bars := histogramBars(s.h, translucent(style.SeriesColor(i)))
 		p.Add(bars)
 		p.Legend.Add(s.name, bars)
 	}
 	p.Legend.Top = true
-	p.Y.Tick.Marker = countTicks{}
+	p.Y.Tick.Marker = viewmodel.CountTicks{}
 	p.X.Padding, p.Y.Padding = vg.Points(2), vg.Points(2)
-	return drawPlot(p, w, h)
+	return viewmodel.DrawPlot(p, w, h)
 }
 
 // RenderDiffHistogram draws the histogram of a−b.
-func (v *PairView) RenderDiffHistogram(w, h int, style PlotStyle) image.Image {
+func (v *PairView) RenderDiffHistogram(w, h int, style viewmodel.PlotStyle) image.Image {
 	if v.hist.diff == nil || w < 1 || h < 1 {
 		return nil
 	}
 	p := plot.New()
-	style.apply(p)
+	style.Apply(p)
 	p.X.Label.Text = "a − b"
 	p.Y.Label.Text = "count"
-	p.Add(histogramBars(v.hist.diff, style.seriesColor(2)))
-	p.Y.Tick.Marker = countTicks{}
+	p.Add(histogramBars(v.hist.diff, style.SeriesColor(2)))
+	p.Y.Tick.Marker = viewmodel.CountTicks{}
 	p.X.Padding, p.Y.Padding = vg.Points(2), vg.Points(2)
-	return drawPlot(p, w, h)
+	return viewmodel.DrawPlot(p, w, h)
 }
 
 // HistogramNote says what the histograms leave out.
@@ -167,7 +168,7 @@ func (v *PairView) HistogramNote() string {
 		return ""
 	}
 	return fmt.Sprintf("A and B over [%s, %s], a − b over ±%s (max |a−b|); NaN and ±Inf are not binned",
-		FormatFloat(v.hist.a.Lo, 4), FormatFloat(v.hist.a.Hi, 4), FormatFloat(v.hist.diff.Hi, 4))
+		viewmodel.FormatFloat(v.hist.a.Lo, 4), viewmodel.FormatFloat(v.hist.a.Hi, 4), viewmodel.FormatFloat(v.hist.diff.Hi, 4))
 }
 
 func histogramBars(h *binCounts, fill color.Color) *plotter.Histogram {

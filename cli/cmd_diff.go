@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 	"tensorscope/formats"
 	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/compare"
 )
 
 func init() { register("diff", runDiff) }
@@ -82,9 +83,9 @@ type attrChangeJSON struct {
 func runDiff(args []string, stdout, stderr io.Writer) int {
 	c := newCommand("diff", diffUsage)
 	asJSON := c.flags.Bool("json", false, "print one JSON object: pairs, only_a, only_b (and graph for two models)")
-	rtol := c.flags.Float64("rtol", viewmodel.DefaultTolerance.RTol, "relative tolerance (NumPy's isclose)")
-	atol := c.flags.Float64("atol", viewmodel.DefaultTolerance.ATol, "absolute tolerance (NumPy's isclose)")
-	renames := viewmodel.Renames{}
+	rtol := c.flags.Float64("rtol", compare.DefaultTolerance.RTol, "relative tolerance (NumPy's isclose)")
+	atol := c.flags.Float64("atol", compare.DefaultTolerance.ATol, "absolute tolerance (NumPy's isclose)")
+	renames := compare.Renames{}
 	c.flags.Func("map", "OLD=NEW: tensor OLD of A is called NEW in B (repeatable)", renames.ParseRename)
 	pos, status, ok := c.parse(args, stdout, stderr)
 	if !ok {
@@ -93,7 +94,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	if len(pos) != 2 {
 		return c.usageError(stderr, "expected two files A B, got %d arguments", len(pos))
 	}
-	tol, err := viewmodel.NewTolerance(*rtol, *atol)
+	tol, err := compare.NewTolerance(*rtol, *atol)
 	if err != nil {
 		return c.usageError(stderr, "%v", err)
 	}
@@ -105,7 +106,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		}
 		defer docs[i].Close()
 	}
-	m, err := viewmodel.MatchTensors(docs[0], docs[1], renames)
+	m, err := compare.MatchTensors(docs[0], docs[1], renames)
 	if err != nil {
 		return c.usageError(stderr, "%v", err)
 	}
@@ -119,9 +120,9 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tensorscope diff: %s\n", oneLine(err.Error()))
 		return diffTrouble
 	}
-	var graph *viewmodel.GraphDiff
+	var graph *compare.GraphDiff
 	if docs[0].Graph != nil && docs[1].Graph != nil {
-		graph = viewmodel.DiffGraphs(docs[0].Graph, docs[1].Graph, renames)
+		graph = compare.DiffGraphs(docs[0].Graph, docs[1].Graph, renames)
 	}
 	if *asJSON {
 		b, err := json.Marshal(diffJSON(figs, m, graph, docs))
@@ -157,17 +158,17 @@ func reportInterrupt(intr *interrupts, stderr io.Writer) int {
 
 // compareAll compares the pairs one after another (each comparison uses
 // every core), reporting progress on stderr when the run is long.
-func compareAll(ctx context.Context, pairs []viewmodel.TensorPair, tol viewmodel.Tolerance, stderr io.Writer) ([]viewmodel.PairFigures, error) {
+func compareAll(ctx context.Context, pairs []compare.TensorPair, tol compare.Tolerance, stderr io.Writer) ([]compare.PairFigures, error) {
 	var total int64
 	for _, p := range pairs {
-		total += viewmodel.PairBytes(p)
+		total += compare.PairBytes(p)
 	}
 	meter := startDiffProgress(stderr, total)
 	defer meter.stop()
-	out := make([]viewmodel.PairFigures, 0, len(pairs))
+	out := make([]compare.PairFigures, 0, len(pairs))
 	for _, p := range pairs {
-		size := viewmodel.PairBytes(p)
-		f, err := viewmodel.ComparePair(ctx, p, tol, func(done, n int64) {
+		size := compare.PairBytes(p)
+		f, err := compare.ComparePair(ctx, p, tol, func(done, n int64) {
 			if n > 0 {
 				meter.current.Store(size * done / n)
 			}
@@ -244,7 +245,7 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-func diffJSON(figs []viewmodel.PairFigures, m viewmodel.Matching, g *viewmodel.GraphDiff, docs [2]*formats.Document) diffReport {
+func diffJSON(figs []compare.PairFigures, m compare.Matching, g *compare.GraphDiff, docs [2]*formats.Document) diffReport {
 	r := diffReport{Pairs: make([]pairJSON, 0, len(figs)), OnlyA: nonNilStrings(m.OnlyA), OnlyB: nonNilStrings(m.OnlyB)}
 	for i := range figs {
 		r.Pairs = append(r.Pairs, pairToJSON(&figs[i]))
@@ -255,7 +256,7 @@ func diffJSON(figs []viewmodel.PairFigures, m viewmodel.Matching, g *viewmodel.G
 	return r
 }
 
-func pairToJSON(f *viewmodel.PairFigures) pairJSON {
+func pairToJSON(f *compare.PairFigures) pairJSON {
 	p := pairJSON{Name: f.Name, DTypeA: f.DTypeA.String(), DTypeB: f.DTypeB.String(), ShapeA: f.ShapeA, ShapeB: f.ShapeB}
 	if !f.Compared() {
 		return p
@@ -274,7 +275,7 @@ func optional(v float64, ok bool) *float64 {
 	return &v
 }
 
-func graphToJSON(g *viewmodel.GraphDiff, docs [2]*formats.Document) *graphDiffJSON {
+func graphToJSON(g *compare.GraphDiff, docs [2]*formats.Document) *graphDiffJSON {
 	ga, gb := docs[0].Graph, docs[1].Graph
 	out := &graphDiffJSON{Added: []string{}, Removed: []string{}, Changed: []changedNodeJSON{}}
 	for _, id := range g.Added {
@@ -310,12 +311,12 @@ func nonNilStrings(s []string) []string {
 
 // writeDiffTable prints the pairs most different first, then what only
 // one file has, the graph changes, and a one-line verdict.
-func writeDiffTable(w io.Writer, figs []viewmodel.PairFigures, m viewmodel.Matching, g *viewmodel.GraphDiff,
-	docs [2]*formats.Document, tol viewmodel.Tolerance) {
+func writeDiffTable(w io.Writer, figs []compare.PairFigures, m compare.Matching, g *compare.GraphDiff,
+	docs [2]*formats.Document, tol compare.Tolerance) {
 	if len(figs) > 0 {
 		tw := newTable(w)
 		fmt.Fprintln(tw, "name\tdtype\tshape\tmax_abs\tmean_abs\trmse\trel_l2\tcosine\tnan≠\tinf≠\tover_tol")
-		for _, f := range viewmodel.SortByError(figs) {
+		for _, f := range compare.SortByError(figs) {
 			writeDiffRow(tw, &f)
 		}
 		tw.Flush()
@@ -341,7 +342,7 @@ func writeDiffTable(w io.Writer, figs []viewmodel.PairFigures, m viewmodel.Match
 		len(figs), within, tol.RTol, tol.ATol, len(figs)-within, len(m.OnlyA), len(m.OnlyB))
 }
 
-func writeDiffRow(w io.Writer, f *viewmodel.PairFigures) {
+func writeDiffRow(w io.Writer, f *compare.PairFigures) {
 	dtype := f.DTypeA.String()
 	if f.DTypeB != f.DTypeA {
 		dtype += "/" + f.DTypeB.String()
@@ -366,7 +367,7 @@ func writeDiffRow(w io.Writer, f *viewmodel.PairFigures) {
 		d.NaNMismatch, d.InfMismatch, d.OverTol)
 }
 
-func writeGraphDiff(w io.Writer, g *viewmodel.GraphDiff, docs [2]*formats.Document) {
+func writeGraphDiff(w io.Writer, g *compare.GraphDiff, docs [2]*formats.Document) {
 	if g.Same() {
 		fmt.Fprintln(w, "graph: the same nodes, ops and attributes")
 		return

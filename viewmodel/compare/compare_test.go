@@ -1,9 +1,10 @@
-package viewmodel
+package compare
 
 import (
 	"bytes"
 	"math"
 	"strings"
+	"tensorscope/viewmodel"
 	"testing"
 	"time"
 
@@ -37,14 +38,14 @@ func modelBytes(t *testing.T, consts []string, values map[string][]float32, shap
 	return buf.Bytes()
 }
 
-func drainComparison(t *testing.T, q *Queue, c *Comparison) {
+func drainComparison(t *testing.T, q *viewmodel.Queue, c *Comparison) {
 	t.Helper()
 	if !q.Drain(func() bool { return !c.Idle() }, 30*time.Second) {
 		t.Fatal("comparison tasks did not finish")
 	}
 }
 
-func newTestComparison(t *testing.T) (*Comparison, *Queue) {
+func newTestComparison(t *testing.T) (*Comparison, *viewmodel.Queue) {
 	t.Helper()
 	w := seq(8 * 12)
 	shifted := make([]float32, len(w))
@@ -55,8 +56,8 @@ func newTestComparison(t *testing.T) (*Comparison, *Queue) {
 	shapes := map[string][]int32{"w": {8, 12}, "b": {4}}
 	a := modelBytes(t, []string{"w", "b"}, map[string][]float32{"w": w, "b": same}, shapes, false)
 	b := modelBytes(t, []string{"w", "b"}, map[string][]float32{"w": shifted, "b": same}, shapes, true)
-	q := NewQueue()
-	c := NewComparison(q.Post, Source{Name: "a.tmfile", Data: a}, Source{Name: "b.tmfile", Data: b}, DefaultTolerance)
+	q := viewmodel.NewQueue()
+	c := NewComparison(q.Post, viewmodel.Source{Name: "a.tmfile", Data: a}, viewmodel.Source{Name: "b.tmfile", Data: b}, DefaultTolerance)
 	drainComparison(t, q, c)
 	if c.Err() != nil || !c.Ready() {
 		t.Fatalf("comparison failed: %v", c.Err())
@@ -126,10 +127,10 @@ func TestComparisonPairViewsMoveTogether(t *testing.T) {
 		t.Errorf("A−B cell (2,3) = %g, want −0.02", got)
 	}
 	// Zooming one panel zooms all three.
-	c.Panel(PanelB).SetView(Window{Row: 2, Col: 4, Rows: 3, Cols: 5})
+	c.Panel(PanelB).SetView(viewmodel.Window{Row: 2, Col: 4, Rows: 3, Cols: 5})
 	drainComparison(t, q, c)
 	for _, panel := range []Panel{PanelA, PanelB, PanelDiff} {
-		if h := p.Heatmap(panel); h.View != (Window{2, 4, 3, 5}) || h.Grid.Rows != 3 || h.Grid.Cols != 5 {
+		if h := p.Heatmap(panel); h.View != (viewmodel.Window{Row: 2, Col: 4, Rows: 3, Cols: 5}) || h.Grid.Rows != 3 || h.Grid.Cols != 5 {
 			t.Errorf("panel %d after zoom: view %+v grid %d×%d", panel, h.View, h.Grid.Rows, h.Grid.Cols)
 		}
 	}
@@ -151,7 +152,7 @@ func TestComparisonPairViewsMoveTogether(t *testing.T) {
 	if err := p.SetAxes(0, 0); err == nil {
 		t.Error("the same axis for rows and columns was accepted")
 	}
-	if !p.HistogramsReady() || p.RenderOverlay(300, 200, PlotStyle{}) == nil || p.RenderDiffHistogram(300, 200, PlotStyle{}) == nil {
+	if !p.HistogramsReady() || p.RenderOverlay(300, 200, viewmodel.PlotStyle{}) == nil || p.RenderDiffHistogram(300, 200, viewmodel.PlotStyle{}) == nil {
 		t.Errorf("histograms: ready %v err %v", p.HistogramsReady(), p.HistogramErr())
 	}
 	var total int64
@@ -177,8 +178,8 @@ func TestComparisonCancelsOnClose(t *testing.T) {
 }
 
 func TestComparisonReportsOpenErrors(t *testing.T) {
-	q := NewQueue()
-	c := NewComparison(q.Post, Source{Name: "a.tmfile", Data: []byte("junk")}, Source{Name: "b", Data: []byte("junk")}, DefaultTolerance)
+	q := viewmodel.NewQueue()
+	c := NewComparison(q.Post, viewmodel.Source{Name: "a.tmfile", Data: []byte("junk")}, viewmodel.Source{Name: "b", Data: []byte("junk")}, DefaultTolerance)
 	drainComparison(t, q, c)
 	if c.Err() == nil || !strings.Contains(c.Summary(), "a.tmfile") {
 		t.Errorf("err %v, summary %q", c.Err(), c.Summary())
@@ -227,11 +228,11 @@ func TestComparisonSettingsApply(t *testing.T) {
 		t.Fatal("no pair w")
 	}
 	p := c.Pair()
-	s := DefaultCompareSettings()
+	s := DefaultSettings()
 	if err := s.Plane.SetAxes(1, 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Plane.SetRange(RangeSymmetric, 0, 0); err != nil {
+	if err := s.Plane.SetRange(viewmodel.RangeSymmetric, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.SetDiff("relative"); err != nil {
@@ -253,7 +254,7 @@ func TestComparisonSettingsApply(t *testing.T) {
 	if h := p.Heatmap(PanelA); h.Lo != -h.Hi || p.Heatmap(PanelB).Lo != h.Lo {
 		t.Errorf("symmetric shared range: A [%g,%g], B [%g,%g]", h.Lo, h.Hi, p.Heatmap(PanelB).Lo, p.Heatmap(PanelB).Hi)
 	}
-	bad := DefaultCompareSettings()
+	bad := DefaultSettings()
 	bad.Plane.SetAxes(0, 5)
 	if err := p.Apply(bad); err == nil || !strings.Contains(err.Error(), "two different axes") {
 		t.Errorf("axes beyond the rank: %v", err)
@@ -294,4 +295,13 @@ func TestNodeVersionsShowsBothVersions(t *testing.T) {
 	if buf.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
 	}
+}
+
+// seq is 0, 1, …, n−1.
+func seq(n int) []float32 {
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = float32(i)
+	}
+	return v
 }

@@ -1,8 +1,9 @@
-package viewmodel
+package compare
 
 import (
 	"fmt"
 	"reflect"
+	"tensorscope/viewmodel"
 
 	"tensorscope/formats"
 )
@@ -205,5 +206,5 @@ func valueOrNone(v any) string {
 	if v == nil {
 		return "(none)"
 	}
-	return FormatValue(v)
+	return viewmodel.FormatValue(v)
 }

@@ -1,4 +1,4 @@
-package viewmodel
+package compare
 
 import (
 	"context"
@@ -6,23 +6,24 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"tensorscope/viewmodel"
 
 	"tensorscope/formats"
 	"tensorscope/tensor"
 )
 
-// CompareChange says which parts of a comparison changed.
-type CompareChange uint
+// Change says which parts of a comparison changed.
+type Change uint
 
 const (
-	CompareChangedFigures    CompareChange = 1 << iota // files opened, figures computed, or failure
-	CompareChangedRows                                 // the filter changed the listed pairs
-	CompareChangedPair                                 // another pair is selected, or its tensors loaded
-	CompareChangedHeatmaps                             // the three heatmaps or their settings
-	CompareChangedHistograms                           // the histograms
-	CompareChangedProgress                             // progress of background work
-	CompareChangedAll        = CompareChangedFigures | CompareChangedRows | CompareChangedPair |
-		CompareChangedHeatmaps | CompareChangedHistograms | CompareChangedProgress
+	ChangedFigures    Change = 1 << iota // files opened, figures computed, or failure
+	ChangedRows                          // the filter changed the listed pairs
+	ChangedPair                          // another pair is selected, or its tensors loaded
+	ChangedHeatmaps                      // the three heatmaps or their settings
+	ChangedHistograms                    // the histograms
+	ChangedProgress                      // progress of background work
+	ChangedAll        = ChangedFigures | ChangedRows | ChangedPair |
+		ChangedHeatmaps | ChangedHistograms | ChangedProgress
 )
 
 // Comparison is the state of a comparison tab: two files opened for it
@@ -32,10 +33,10 @@ const (
 // over tensor data runs in the background, cancellable; methods run on the
 // UI goroutine.
 type Comparison struct {
-	post     Poster
-	OnChange func(CompareChange)
+	post     viewmodel.Poster
+	OnChange func(Change)
 
-	srcA, srcB Source
+	srcA, srcB viewmodel.Source
 	tol        Tolerance
 	only       string // compare only A's tensor of this name ("" for all)
 	docA, docB *formats.Document
@@ -48,7 +49,7 @@ type Comparison struct {
 	rows     []int // indices into figures: filtered, most different first
 
 	progress map[string]float64
-	openTask *Task
+	openTask *viewmodel.Task
 	owned    *ownedDocs
 
 	pair *PairView
@@ -87,7 +88,7 @@ func (o *ownedDocs) closeAll() []*formats.Document {
 
 // NewComparison opens both sources in the background and compares every
 // matched pair.
-func NewComparison(post Poster, a, b Source, tol Tolerance) *Comparison {
+func NewComparison(post viewmodel.Poster, a, b viewmodel.Source, tol Tolerance) *Comparison {
 	c := &Comparison{post: post, srcA: a, srcB: b, tol: tol, progress: map[string]float64{}, owned: &ownedDocs{}}
 	c.start()
 	return c
@@ -97,7 +98,7 @@ func NewComparison(post Poster, a, b Source, tol Tolerance) *Comparison {
 // only, the one named name in A — for drawing one pair without reading
 // every tensor of two large models. The other tensors are still matched
 // (Matching lists them) but not listed.
-func NewPairComparison(post Poster, a, b Source, tol Tolerance, name string) *Comparison {
+func NewPairComparison(post viewmodel.Poster, a, b viewmodel.Source, tol Tolerance, name string) *Comparison {
 	c := &Comparison{post: post, srcA: a, srcB: b, tol: tol, only: name, progress: map[string]float64{}, owned: &ownedDocs{}}
 	c.start()
 	return c
@@ -114,7 +115,7 @@ type comparisonResult struct {
 func (c *Comparison) start() {
 	a, b, tol, owned, only := c.srcA, c.srcB, c.tol, c.owned, c.only
 	c.setProgress("Comparing", 0)
-	c.openTask = StartTask(c.post, nil, func(ctx context.Context, progress Progress) (comparisonResult, error) {
+	c.openTask = viewmodel.StartTask(c.post, nil, func(ctx context.Context, progress viewmodel.Progress) (comparisonResult, error) {
 		var r comparisonResult
 		var err error
 		if r.docA, err = openOwned(a, owned); err != nil {
@@ -148,13 +149,13 @@ func (c *Comparison) start() {
 		c.clearProgress("Comparing")
 		if err != nil {
 			c.err = err
-			c.changed(CompareChangedFigures)
+			c.changed(ChangedFigures)
 			return
 		}
 		c.docA, c.docB = r.docA, r.docB
 		c.matching, c.figures, c.graph = r.matching, r.figures, r.graph
 		c.refilter()
-		c.changed(CompareChangedFigures | CompareChangedRows)
+		c.changed(ChangedFigures | ChangedRows)
 	})
 }
 
@@ -168,10 +169,10 @@ func onlyPair(pairs []TensorPair, name string) []TensorPair {
 }
 
 // openOwned opens s and hands the document to owned.
-func openOwned(s Source, owned *ownedDocs) (*formats.Document, error) {
+func openOwned(s viewmodel.Source, owned *ownedDocs) (*formats.Document, error) {
 	d, err := openSource(s)
 	if err != nil {
-		return nil, OpenError(s.Display(), err)
+		return nil, viewmodel.OpenError(s.Display(), err)
 	}
 	if err := owned.add(d); err != nil {
 		return nil, err
@@ -179,7 +180,7 @@ func openOwned(s Source, owned *ownedDocs) (*formats.Document, error) {
 	return d, nil
 }
 
-func openSource(s Source) (*formats.Document, error) {
+func openSource(s viewmodel.Source) (*formats.Document, error) {
 	if s.Path != "" {
 		return formats.Open(s.Path)
 	}
@@ -188,7 +189,7 @@ func openSource(s Source) (*formats.Document, error) {
 
 // compareAllPairs compares the pairs in turn; progress counts the bytes of
 // both files read so far.
-func compareAllPairs(ctx context.Context, pairs []TensorPair, tol Tolerance, progress Progress) ([]PairFigures, error) {
+func compareAllPairs(ctx context.Context, pairs []TensorPair, tol Tolerance, progress viewmodel.Progress) ([]PairFigures, error) {
 	var total, finished int64
 	for _, p := range pairs {
 		total += PairBytes(p)
@@ -212,7 +213,7 @@ func compareAllPairs(ctx context.Context, pairs []TensorPair, tol Tolerance, pro
 	return out, nil
 }
 
-func (c *Comparison) changed(ch CompareChange) {
+func (c *Comparison) changed(ch Change) {
 	if c.OnChange != nil {
 		c.OnChange(ch)
 	}
@@ -226,7 +227,7 @@ func (c *Comparison) Title() string {
 // Names are the two files' names, A's then B's.
 func (c *Comparison) Names() (a, b string) { return sourceName(c.srcA), sourceName(c.srcB) }
 
-func sourceName(s Source) string {
+func sourceName(s viewmodel.Source) string {
 	d := s.Display()
 	if i := strings.LastIndexAny(d, `/\`); i >= 0 {
 		return d[i+1:]
@@ -292,7 +293,7 @@ func (c *Comparison) SetFilter(text string) {
 	}
 	c.filter = text
 	c.refilter()
-	c.changed(CompareChangedRows)
+	c.changed(ChangedRows)
 }
 
 func (c *Comparison) refilter() {
@@ -327,10 +328,10 @@ func (c *Comparison) RowText(i int) (title, detail string) {
 	if f.DTypeB != f.DTypeA {
 		dtype += " / " + f.DTypeB.String()
 	}
-	title = fmt.Sprintf("%s  %s%s", f.Name, dtype, FormatDims(f.ShapeA))
+	title = fmt.Sprintf("%s  %s%s", f.Name, dtype, viewmodel.FormatDims(f.ShapeA))
 	if !f.Compared() {
 		if f.NotCompared == "shapes differ" {
-			return title, "not compared: shapes " + FormatDims(f.ShapeA) + " and " + FormatDims(f.ShapeB)
+			return title, "not compared: shapes " + viewmodel.FormatDims(f.ShapeA) + " and " + viewmodel.FormatDims(f.ShapeB)
 		}
 		return title, "not compared: " + f.NotCompared
 	}
@@ -338,10 +339,10 @@ func (c *Comparison) RowText(i int) (title, detail string) {
 		if !ok {
 			return "–"
 		}
-		return FormatFloat(v, 4)
+		return viewmodel.FormatFloat(v, 4)
 	}
 	detail = fmt.Sprintf("rel %s  max|Δ| %s  rmse %s  cos %s  over tol %s", num(f.RelL2()), num(f.MaxAbs()),
-		num(f.RMSE()), num(f.Cosine()), FormatCount(f.Diff.OverTol))
+		num(f.RMSE()), num(f.Cosine()), viewmodel.FormatCount(f.Diff.OverTol))
 	if n := f.Diff.NaNMismatch + f.Diff.InfMismatch; n > 0 {
 		detail += fmt.Sprintf("  NaN≠ %d Inf≠ %d", f.Diff.NaNMismatch, f.Diff.InfMismatch)
 	}
@@ -362,7 +363,7 @@ func (c *Comparison) Select(i int) {
 		idx := c.rows[i]
 		c.pair = newPairView(c, c.matching.Pairs[idx], f)
 	}
-	c.changed(CompareChangedPair | CompareChangedHeatmaps | CompareChangedHistograms)
+	c.changed(ChangedPair | ChangedHeatmaps | ChangedHistograms)
 }
 
 // SelectName selects the listed pair named name, reporting whether there
@@ -385,12 +386,12 @@ func (c *Comparison) Busy() map[string]float64 { return c.progress }
 
 func (c *Comparison) setProgress(job string, frac float64) {
 	c.progress[job] = frac
-	c.changed(CompareChangedProgress)
+	c.changed(ChangedProgress)
 }
 
 func (c *Comparison) clearProgress(job string) {
 	delete(c.progress, job)
-	c.changed(CompareChangedProgress)
+	c.changed(ChangedProgress)
 }
 
 // Idle reports that no background work is running or waiting to report.

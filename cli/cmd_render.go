@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -13,6 +13,7 @@ import (
 	"tensorscope/formats"
 	"tensorscope/ui/headless"
 	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/compare"
 )
 
 func init() { register("render", runRender) }
@@ -66,8 +67,8 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		"'w.permute(0,2,1,3).merge(0,1).merge(1,2)' or 'w' for the tensor itself (default: its own view; conv weights [O,I,kh,kw] show the mosaic of their kernels unless --axes or --index name a plane)",
 		settings.SetExpr)
 	with := c.flags.String("with", "", "--view diff: the file B whose tensor --tensor is compared with FILE's")
-	compare := viewmodel.DefaultCompareSettings()
-	c.flags.Func("diff", "--view diff: what A−B shows, absolute (a − b) or relative ((a − b)/|a|) (default absolute)", compare.SetDiff)
+	diff := compare.DefaultSettings()
+	c.flags.Func("diff", "--view diff: what A−B shows, absolute (a − b) or relative ((a − b)/|a|) (default absolute)", diff.SetDiff)
 	graph := viewmodel.DefaultGraphSettings()
 	c.flags.Func("direction", "graph direction: "+strings.Join(viewmodel.GraphDirectionKeys, ", ")+" (default tb)", graph.SetDirection)
 	c.flags.BoolFunc("constants", "draw constant nodes instead of folding them into their consumers", func(string) error {
@@ -158,7 +159,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if f := given("with", "diff"); f != "" && *view != headless.ViewDiff {
 		return c.usageError(stderr, "%s applies to --view diff", f)
 	}
-	compare.Plane = settings
+	diff.Plane = settings
 
 	path := pos[0]
 	doc, status := openDocument(path, stderr)
@@ -178,7 +179,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	opt := headless.Options{View: *view, Width: w, Height: h, Dark: *dark, Tensor: -1, Settings: settings, Graph: &graph,
-		Compare: compare}
+		Compare: diff}
 	if *with != "" {
 		docB, status := openDocument(*with, stderr)
 		if docB == nil {

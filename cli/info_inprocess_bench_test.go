@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package cli
 
 import (
 	"io"
@@ -25,7 +25,7 @@ func BenchmarkInfoJSONInProcessShardedIndex(b *testing.B) {
 func benchInfoInProcess(b *testing.B, path string) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if code := run([]string{"info", "--json", path}, io.Discard, io.Discard); code != 0 {
+		if code := Run([]string{"info", "--json", path}, io.Discard, io.Discard, noViewer); code != 0 {
 			b.Fatalf("info exited %d", code)
 		}
 	}

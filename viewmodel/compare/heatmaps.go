@@ -1,10 +1,11 @@
-package viewmodel
+package compare
 
 import (
 	"context"
 	"encoding/binary"
 	"fmt"
 	"math"
+	"tensorscope/viewmodel"
 
 	"tensorscope/tensor"
 )
@@ -16,8 +17,8 @@ import (
 const maxDiffElems = 16 << 20
 
 // DiffColormap is the A−B heatmap's map: the diverging one, centred at 0.
-var DiffColormap = func() *Colormap {
-	for _, c := range Colormaps {
+var DiffColormap = func() *viewmodel.Colormap {
+	for _, c := range viewmodel.Colormaps {
 		if c.Diverging {
 			return c
 		}
@@ -27,7 +28,7 @@ var DiffColormap = func() *Colormap {
 
 // pairHeatmaps is what the heatmap task hands back.
 type pairHeatmaps struct {
-	heat [3]*HeatmapImage
+	heat [3]*viewmodel.HeatmapImage
 	note string
 }
 
@@ -35,26 +36,26 @@ func (v *PairView) startHeatmaps() {
 	v.heatTask.Cancel()
 	v.heatTask = nil
 	if v.planeA == nil {
-		v.heat = [3]*HeatmapImage{}
-		v.c.changed(CompareChangedHeatmaps)
+		v.heat = [3]*viewmodel.HeatmapImage{}
+		v.c.changed(ChangedHeatmaps)
 		return
 	}
 	pa, pb, view, mode, cmap, colours := v.planeA, v.planeB, v.view, v.mode, v.cmap, v.colours
 	maxR, maxC := v.maxRows, v.maxCols
 	pr, pc := v.PlaneSize()
 	v.c.setProgress("Heatmaps", 0)
-	v.heatTask = startTask(v, func(ctx context.Context, progress Progress) (pairHeatmaps, error) {
+	v.heatTask = startTask(v, func(ctx context.Context, progress viewmodel.Progress) (pairHeatmaps, error) {
 		return computePairHeatmaps(ctx, pa, pb, view, pr, pc, maxR, maxC, mode, cmap, colours, progress)
 	}, func(f float64) { v.c.setProgress("Heatmaps", f) }, func(r pairHeatmaps, err error) {
 		v.heatTask = nil
 		v.c.clearProgress("Heatmaps")
 		if err != nil {
 			v.err = err
-			v.heat = [3]*HeatmapImage{}
+			v.heat = [3]*viewmodel.HeatmapImage{}
 		} else {
 			v.heat, v.heatNote = r.heat, r.note
 		}
-		v.c.changed(CompareChangedHeatmaps)
+		v.c.changed(ChangedHeatmaps)
 	})
 }
 
@@ -62,8 +63,8 @@ func (v *PairView) startHeatmaps() {
 // difference to at most maxR×maxC cells and colours them: A and B with
 // cmap over one range (their common finite range, made symmetric, or
 // manual), A−B with the diverging map symmetric about 0.
-func computePairHeatmaps(ctx context.Context, pa, pb *tensor.Tensor, view Window, pr, pc, maxR, maxC int,
-	mode DiffMode, cmap *Colormap, colours RangeSetting, progress Progress) (pairHeatmaps, error) {
+func computePairHeatmaps(ctx context.Context, pa, pb *tensor.Tensor, view viewmodel.Window, pr, pc, maxR, maxC int,
+	mode DiffMode, cmap *viewmodel.Colormap, colours viewmodel.RangeSetting, progress viewmodel.Progress) (pairHeatmaps, error) {
 	var r pairHeatmaps
 	subA, err := window(pa, view)
 	if err != nil {
@@ -96,24 +97,24 @@ func computePairHeatmaps(ctx context.Context, pa, pb *tensor.Tensor, view Window
 		gd = gridDifference(ga, gb, mode)
 	}
 	lo, hi := colours.Lo, colours.Hi
-	if colours.Mode != RangeManual {
+	if colours.Mode != viewmodel.RangeManual {
 		lo, hi = commonRange(ga, gb)
-		if colours.Mode == RangeSymmetric {
+		if colours.Mode == viewmodel.RangeSymmetric {
 			m := math.Max(math.Abs(lo), math.Abs(hi))
 			lo, hi = -m, m
 		}
 	}
 	for i, g := range []*tensor.Grid{ga, gb, gd} {
-		r.heat[i] = &HeatmapImage{Grid: g, View: view, PlaneRows: pr, PlaneCols: pc, Reduction: ReductionNames[0]}
+		r.heat[i] = &viewmodel.HeatmapImage{Grid: g, View: view, PlaneRows: pr, PlaneCols: pc, Reduction: viewmodel.ReductionNames[0]}
 	}
-	colourise(r.heat[0], cmap, RangeManual, lo, hi)
-	colourise(r.heat[1], cmap, RangeManual, lo, hi)
-	colourise(r.heat[2], DiffColormap, RangeSymmetric, 0, 0)
+	viewmodel.Colourise(r.heat[0], cmap, viewmodel.RangeManual, lo, hi)
+	viewmodel.Colourise(r.heat[1], cmap, viewmodel.RangeManual, lo, hi)
+	viewmodel.Colourise(r.heat[2], DiffColormap, viewmodel.RangeSymmetric, 0, 0)
 	r.note = heatNote(r.heat[0], mode, exact)
 	return r, nil
 }
 
-func window(plane *tensor.Tensor, w Window) (*tensor.Tensor, error) {
+func window(plane *tensor.Tensor, w viewmodel.Window) (*tensor.Tensor, error) {
 	sub, err := plane.Slice(0, w.Row, w.Rows)
 	if err != nil {
 		return nil, err
@@ -123,7 +124,7 @@ func window(plane *tensor.Tensor, w Window) (*tensor.Tensor, error) {
 
 // differencePlane forms a−b (or (a−b)/|a|) of two equally shaped planes as
 // a float32 plane, reading both in row-major chunks.
-func differencePlane(ctx context.Context, a, b *tensor.Tensor, mode DiffMode, progress Progress) (*tensor.Tensor, error) {
+func differencePlane(ctx context.Context, a, b *tensor.Tensor, mode DiffMode, progress viewmodel.Progress) (*tensor.Tensor, error) {
 	n := int64(a.Len())
 	out := make([]byte, 4*n)
 	const chunk = 1 << 16
@@ -186,7 +187,7 @@ func commonRange(gs ...*tensor.Grid) (lo, hi float64) {
 	return lo, hi
 }
 
-func heatNote(h *HeatmapImage, mode DiffMode, exact bool) string {
+func heatNote(h *viewmodel.HeatmapImage, mode DiffMode, exact bool) string {
 	g := h.Grid
 	note := fmt.Sprintf("%d×%d", h.PlaneRows, h.PlaneCols)
 	if h.View.Rows != h.PlaneRows || h.View.Cols != h.PlaneCols {
@@ -230,8 +231,8 @@ func (v *PairView) CellInfo(row, col int) string {
 		diff = "(a−b)/|a|"
 	}
 	return fmt.Sprintf("rows %d–%d, cols %d–%d: mean a %s, b %s, %s %s", r0, r1, c0, c1,
-		FormatFloat(g.Values[i], 6), FormatFloat(v.heat[PanelB].Grid.Values[i], 6), diff,
-		FormatFloat(v.heat[PanelDiff].Grid.Values[i], 6))
+		viewmodel.FormatFloat(g.Values[i], 6), viewmodel.FormatFloat(v.heat[PanelB].Grid.Values[i], 6), diff,
+		viewmodel.FormatFloat(v.heat[PanelDiff].Grid.Values[i], 6))
 }
 
 // elementInfo reads one element of each plane (two values: cheap enough
@@ -249,9 +250,9 @@ func (v *PairView) elementInfo(r, c int) string {
 	if errA != nil || errB != nil {
 		return ""
 	}
-	s := fmt.Sprintf("%s: a %s, b %s, a−b %s", FormatDims(idx), FormatFloat(a, 8), FormatFloat(b, 8), FormatFloat(a-b, 6))
+	s := fmt.Sprintf("%s: a %s, b %s, a−b %s", viewmodel.FormatDims(idx), viewmodel.FormatFloat(a, 8), viewmodel.FormatFloat(b, 8), viewmodel.FormatFloat(a-b, 6))
 	if v.mode == DiffRelative {
-		s += ", (a−b)/|a| " + FormatFloat((a-b)/math.Abs(a), 6)
+		s += ", (a−b)/|a| " + viewmodel.FormatFloat((a-b)/math.Abs(a), 6)
 	}
 	return s
 }
@@ -267,18 +268,18 @@ type PanelView struct {
 // Panel returns the selected pair's panel p.
 func (c *Comparison) Panel(p Panel) *PanelView { return &PanelView{c: c, panel: p} }
 
-func (p *PanelView) Heatmap() *HeatmapImage {
+func (p *PanelView) Heatmap() *viewmodel.HeatmapImage {
 	if v := p.c.pair; v != nil {
 		return v.heat[p.panel]
 	}
 	return nil
 }
 
-func (p *PanelView) View() Window {
+func (p *PanelView) View() viewmodel.Window {
 	if v := p.c.pair; v != nil {
 		return v.View()
 	}
-	return Window{}
+	return viewmodel.Window{}
 }
 
 func (p *PanelView) PlaneSize() (rows, cols int) {
@@ -288,7 +289,7 @@ func (p *PanelView) PlaneSize() (rows, cols int) {
 	return 0, 0
 }
 
-func (p *PanelView) SetView(w Window) {
+func (p *PanelView) SetView(w viewmodel.Window) {
 	if v := p.c.pair; v != nil {
 		v.SetView(w)
 	}

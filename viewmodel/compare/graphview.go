@@ -1,9 +1,10 @@
-package viewmodel
+package compare
 
 import (
 	"fmt"
 	"reflect"
 	"strings"
+	"tensorscope/viewmodel"
 
 	"tensorscope/formats"
 	"tensorscope/graphview"
@@ -168,7 +169,7 @@ func firstNode(a, b *formats.Node) *formats.Node {
 
 func writeAttrs(b *strings.Builder, attrs []formats.Attr) {
 	for _, a := range attrs {
-		fmt.Fprintf(b, "  %s = %s\n", a.Name, FormatValue(a.Value))
+		fmt.Fprintf(b, "  %s = %s\n", a.Name, viewmodel.FormatValue(a.Value))
 	}
 }
 
@@ -203,5 +204,5 @@ func presentValue(v any, present bool) string {
 	if !present {
 		return "(none)"
 	}
-	return FormatValue(v)
+	return viewmodel.FormatValue(v)
 }

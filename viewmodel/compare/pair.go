@@ -1,9 +1,10 @@
-package viewmodel
+package compare
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"tensorscope/viewmodel"
 
 	"tensorscope/tensor"
 )
@@ -29,24 +30,24 @@ func ParseDiffMode(name string) (DiffMode, error) {
 	return 0, fmt.Errorf("the difference is absolute or relative, not %q", name)
 }
 
-// CompareSettings are the comparison view's choices as one value, set
+// Settings are the comparison view's choices as one value, set
 // alike by the tab's controls and by `render --view diff`: the plane
 // (Axes, Index), colour map and colour range of A and B, taken from
 // InspectorSettings and checked by its setters, and what A−B shows.
-// Start from DefaultCompareSettings.
-type CompareSettings struct {
-	Plane InspectorSettings
+// Start from DefaultSettings.
+type Settings struct {
+	Plane viewmodel.InspectorSettings
 	Diff  DiffMode
 }
 
-// DefaultCompareSettings are what a newly selected pair shows: the last
+// DefaultSettings are what a newly selected pair shows: the last
 // two axes, viridis over A's and B's common range, a − b.
-func DefaultCompareSettings() CompareSettings {
-	return CompareSettings{Plane: DefaultInspectorSettings()}
+func DefaultSettings() Settings {
+	return Settings{Plane: viewmodel.DefaultInspectorSettings()}
 }
 
 // SetDiff chooses the difference by name ("absolute", "relative").
-func (s *CompareSettings) SetDiff(name string) error {
+func (s *Settings) SetDiff(name string) error {
 	m, err := ParseDiffMode(name)
 	if err == nil {
 		s.Diff = m
@@ -68,19 +69,19 @@ type PairView struct {
 	rowAxis, colAxis int
 	fixed            []int
 	planeA, planeB   *tensor.Tensor
-	view             Window
+	view             viewmodel.Window
 	maxRows, maxCols int
 	mode             DiffMode
-	cmap             *Colormap
-	colours          RangeSetting     // of A and B; A−B is always symmetric about 0
-	pending          *CompareSettings // applied once the tensors are loaded
+	cmap             *viewmodel.Colormap
+	colours          viewmodel.RangeSetting // of A and B; A−B is always symmetric about 0
+	pending          *Settings              // applied once the tensors are loaded
 
-	heat     [3]*HeatmapImage // A, B, A−B
+	heat     [3]*viewmodel.HeatmapImage // A, B, A−B
 	heatNote string
 	hist     pairHistograms
 	histErr  error
 
-	loadTask, heatTask, histTask *Task
+	loadTask, heatTask, histTask *viewmodel.Task
 }
 
 // Panel names one of the three heatmaps.
@@ -93,7 +94,7 @@ const (
 )
 
 func newPairView(c *Comparison, p TensorPair, f *PairFigures) *PairView {
-	v := &PairView{c: c, pair: p, figures: f, maxRows: DefaultMaxCells, maxCols: DefaultMaxCells, cmap: Colormaps[0]}
+	v := &PairView{c: c, pair: p, figures: f, maxRows: viewmodel.DefaultMaxCells, maxCols: viewmodel.DefaultMaxCells, cmap: viewmodel.Colormaps[0]}
 	if !f.Compared() {
 		v.err = fmt.Errorf("%s: not compared (%s)", f.Name, f.NotCompared)
 		return v
@@ -105,7 +106,7 @@ func newPairView(c *Comparison, p TensorPair, f *PairFigures) *PairView {
 func (v *PairView) load() {
 	p := v.pair
 	v.c.setProgress("Loading", 0)
-	v.loadTask = startTask(v, func(ctx context.Context, _ Progress) ([2]*tensor.Tensor, error) {
+	v.loadTask = startTask(v, func(ctx context.Context, _ viewmodel.Progress) ([2]*tensor.Tensor, error) {
 		a, err := displayTensor(ctx, p.A)
 		if err != nil {
 			return [2]*tensor.Tensor{}, err
@@ -117,12 +118,12 @@ func (v *PairView) load() {
 		v.c.clearProgress("Loading")
 		if err != nil {
 			v.err = err
-			v.c.changed(CompareChangedPair)
+			v.c.changed(ChangedPair)
 			return
 		}
 		v.a, v.b = ts[0], ts[1]
 		v.initAxes()
-		v.c.changed(CompareChangedPair)
+		v.c.changed(ChangedPair)
 		v.startHeatmaps()
 		v.startHistograms()
 	})
@@ -130,10 +131,10 @@ func (v *PairView) load() {
 
 // startTask runs work holding both documents (see StartTask): neither
 // file is unmapped while it reads them.
-func startTask[T any](v *PairView, work func(ctx context.Context, progress Progress) (T, error),
-	onProgress func(float64), onDone func(T, error)) *Task {
+func startTask[T any](v *PairView, work func(ctx context.Context, progress viewmodel.Progress) (T, error),
+	onProgress func(float64), onDone func(T, error)) *viewmodel.Task {
 	docA, docB := v.c.docA, v.c.docB
-	return StartTask(v.c.post, docA, func(ctx context.Context, progress Progress) (T, error) {
+	return viewmodel.StartTask(v.c.post, docA, func(ctx context.Context, progress viewmodel.Progress) (T, error) {
 		var r T
 		err := docB.Run(ctx, func(ctx context.Context) error {
 			var err error
@@ -147,9 +148,9 @@ func startTask[T any](v *PairView, work func(ctx context.Context, progress Progr
 func (v *PairView) initAxes() {
 	r := v.a.Rank()
 	v.fixed = make([]int, r)
-	v.rowAxis, v.colAxis = defaultAxes(v.a.Shape())
+	v.rowAxis, v.colAxis = viewmodel.DefaultAxes(v.a.Shape())
 	if s := v.pending; s != nil {
-		row, col, fixed, err := s.Plane.checkPlane(v.a.Shape())
+		row, col, fixed, err := s.Plane.CheckPlane(v.a.Shape())
 		if err != nil {
 			v.err = fmt.Errorf("tensor %q: %w", v.pair.Name, err)
 			return
@@ -162,11 +163,11 @@ func (v *PairView) initAxes() {
 // Apply makes s the pair's settings. The plane applies once the tensors
 // are loaded (at once when they are); when it does not fit their shape,
 // Err says why.
-func (v *PairView) Apply(s CompareSettings) error {
+func (v *PairView) Apply(s Settings) error {
 	if s.Diff != DiffAbsolute && s.Diff != DiffRelative {
 		return fmt.Errorf("no difference mode %d", s.Diff)
 	}
-	if s.Plane.Range.Mode == RangeManual && !(s.Plane.Range.Lo < s.Plane.Range.Hi) {
+	if s.Plane.Range.Mode == viewmodel.RangeManual && !(s.Plane.Range.Lo < s.Plane.Range.Hi) {
 		return fmt.Errorf("the range needs low < high (got %g, %g)", s.Plane.Range.Lo, s.Plane.Range.Hi)
 	}
 	v.mode, v.colours = s.Diff, s.Plane.Range
@@ -183,8 +184,8 @@ func (v *PairView) Apply(s CompareSettings) error {
 }
 
 // Settings returns the pair's current choices.
-func (v *PairView) Settings() CompareSettings {
-	s := CompareSettings{Plane: DefaultInspectorSettings(), Diff: v.mode}
+func (v *PairView) Settings() Settings {
+	s := Settings{Plane: viewmodel.DefaultInspectorSettings(), Diff: v.mode}
 	s.Plane.Colormap, s.Plane.Range = v.cmap, v.colours
 	if v.a != nil && v.a.Rank() >= 2 {
 		s.Plane.Axes = []int{v.rowAxis, v.colAxis}
@@ -212,7 +213,7 @@ func (v *PairView) makePlanes() {
 		return
 	}
 	s := v.planeA.Shape()
-	v.view = Window{0, 0, s[0], s[1]}
+	v.view = viewmodel.Window{Rows: s[0], Cols: s[1]}
 }
 
 // Name is the pair's name (A's tensor name).
@@ -285,12 +286,12 @@ func (v *PairView) SetFixed(axis, index int) error {
 func (v *PairView) Mode() DiffMode { return v.mode }
 
 // Colormap is A's and B's colour map.
-func (v *PairView) Colormap() *Colormap { return v.cmap }
+func (v *PairView) Colormap() *viewmodel.Colormap { return v.cmap }
 
 // SetColormap chooses A's and B's colour map by name (see
 // InspectorSettings.SetColormap).
 func (v *PairView) SetColormap(name string) error {
-	s := InspectorSettings{}
+	s := viewmodel.InspectorSettings{}
 	if err := s.SetColormap(name); err != nil {
 		return err
 	}
@@ -323,10 +324,10 @@ func (v *PairView) PlaneSize() (rows, cols int) {
 }
 
 // View is the zoomed part of the plane, the same in all three views.
-func (v *PairView) View() Window { return v.view }
+func (v *PairView) View() viewmodel.Window { return v.view }
 
 // SetView zooms or pans all three views to w, clamped to the plane.
-func (v *PairView) SetView(w Window) {
+func (v *PairView) SetView(w viewmodel.Window) {
 	pr, pc := v.PlaneSize()
 	if pr == 0 {
 		return
@@ -345,7 +346,7 @@ func (v *PairView) SetView(w Window) {
 // ResetView shows the whole plane.
 func (v *PairView) ResetView() {
 	pr, pc := v.PlaneSize()
-	v.SetView(Window{0, 0, pr, pc})
+	v.SetView(viewmodel.Window{Rows: pr, Cols: pc})
 }
 
 // SetMaxCells bounds the grids (the widgets' size in pixels, say).
@@ -358,7 +359,7 @@ func (v *PairView) SetMaxCells(rows, cols int) {
 }
 
 // Heatmap is one panel's latest heatmap, or nil.
-func (v *PairView) Heatmap(p Panel) *HeatmapImage { return v.heat[p] }
+func (v *PairView) Heatmap(p Panel) *viewmodel.HeatmapImage { return v.heat[p] }
 
 // HeatmapNote says what the heatmaps show: the part of the plane, the
 // downsampling, how the difference was formed.
@@ -370,7 +371,7 @@ func (v *PairView) idle() bool {
 
 // close cancels the pair's work.
 func (v *PairView) close() {
-	for _, t := range []*Task{v.loadTask, v.heatTask, v.histTask} {
+	for _, t := range []*viewmodel.Task{v.loadTask, v.heatTask, v.histTask} {
 		t.Cancel()
 	}
 	v.loadTask, v.heatTask, v.histTask = nil, nil, nil

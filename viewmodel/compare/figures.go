@@ -1,4 +1,4 @@
-package viewmodel
+package compare
 
 import (
 	"context"
