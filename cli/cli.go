@@ -27,9 +27,9 @@ Usage:
                                              complex ones by --part, magnitude by default)
   tensorscope render FILE --view heatmap|plot|histogram|graph|window|diff [options] --out OUT.png
                                              draw a view as the viewer does, without a display
-  tensorscope export FILE --tensor NAME [--expr EXPR] --out OUT.npy|.csv|.tsr|.safetensors
+  tensorscope export FILE --tensor NAME [--expr EXPR] --out OUT{one}
                                              write a tensor (a .csv holds one plane)
-  tensorscope export FILE --all --out OUT.safetensors
+  tensorscope export FILE --all --out OUT{many}
                                              write every tensor with data
   tensorscope export FILE --view graph --out OUT.svg|.png
                                              write the model's graph
@@ -46,7 +46,11 @@ written), 2 bad usage, 130/143 interrupted by SIGINT/SIGTERM.
 
 // usage is the --help text, naming the registered formats.
 func usage() string {
-	return strings.Replace(usageTemplate, "{formats}", wrap(strings.Join(viewmodel.SupportedFormatNames(), ", "), 72, len("Formats are chosen by content, not by file name: ")), 1)
+	return strings.NewReplacer(
+		"{formats}", wrap(strings.Join(viewmodel.SupportedFormatNames(), ", "), 72, len("Formats are chosen by content, not by file name: ")),
+		"{one}", strings.Join(viewmodel.TensorExportExtensions(), "|"),
+		"{many}", strings.Join(viewmodel.ExportAllExtensions(), "|"),
+	).Replace(usageTemplate)
 }
 
 // wrap breaks text into lines of at most width characters, the first line

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"tensorscope/tensor"
@@ -15,15 +16,19 @@ import (
 
 func init() { register("export", runExport) }
 
-const exportUsage = "tensorscope export FILE --tensor NAME [--axes R,C] [--index AXIS=I ...] [--expr EXPR] --out OUT.npy|.csv|.tsr|.safetensors\n" +
-	"       tensorscope export FILE --all --out OUT.safetensors\n" +
-	"       tensorscope export FILE --view graph [--dark] --out OUT.svg|.png"
+// exportUsage names the endings the registered encoders write.
+func exportUsage() string {
+	return "tensorscope export FILE --tensor NAME [--axes R,C] [--index AXIS=I ...] [--expr EXPR] --out OUT" +
+		strings.Join(viewmodel.TensorExportExtensions(), "|") + "\n" +
+		"       tensorscope export FILE --all --out OUT" + strings.Join(viewmodel.ExportAllExtensions(), "|") + "\n" +
+		"       tensorscope export FILE --view graph [--dark] --out OUT.svg|.png"
+}
 
-// runExport implements `tensorscope export`: a tensor as .npy, .csv (one
-// plane) or .tsr, or the graph as SVG or PNG. Every file is written to a
+// runExport implements `tensorscope export`: a tensor in any format with an
+// encoder (or .csv: one plane), or the graph as SVG or PNG. Every file is written to a
 // temporary file renamed into place; Ctrl+C or SIGTERM removes it.
 func runExport(args []string, stdout, stderr io.Writer) int {
-	c := newCommand("export", exportUsage)
+	c := newCommand("export", exportUsage())
 	view := c.flags.String("view", "", "graph: export the model's graph instead of a tensor")
 	out := c.flags.String("out", "", "the file to write; its ending chooses the format")
 	dark := c.flags.Bool("dark", false, "graph colours of the dark theme")
@@ -52,15 +57,15 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		if *view != "" || sel.tensor != "" || sel.axes != nil || sel.index != nil || expr != nil {
 			return c.usageError(stderr, "--all writes every tensor: it takes no --view, --tensor, --axes, --index or --expr")
 		}
-		if !containsString(viewmodel.ExportAllExtensions, ext) {
-			return c.usageError(stderr, "--out must end in %s with --all", strings.Join(viewmodel.ExportAllExtensions, ", "))
+		if !slices.Contains(viewmodel.ExportAllExtensions(), ext) {
+			return c.usageError(stderr, "--out must end in %s with --all", strings.Join(viewmodel.ExportAllExtensions(), ", "))
 		}
 	case *view == "":
 		if sel.tensor == "" {
 			return c.usageError(stderr, "choose --tensor NAME or --view graph")
 		}
-		if !containsString(viewmodel.TensorExportExtensions, ext) {
-			return c.usageError(stderr, "--out must end in %s for a tensor", strings.Join(viewmodel.TensorExportExtensions, ", "))
+		if !slices.Contains(viewmodel.TensorExportExtensions(), ext) {
+			return c.usageError(stderr, "--out must end in %s for a tensor", strings.Join(viewmodel.TensorExportExtensions(), ", "))
 		}
 		if ext != ".csv" && (sel.axes != nil || sel.index != nil) {
 			return c.usageError(stderr, "--axes and --index choose the plane of a .csv; %s holds the whole tensor", ext)

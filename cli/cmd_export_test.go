@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"tensorscope/formats"
+	"tensorscope/formats/npy"
 	"tensorscope/formats/tsr"
 	"tensorscope/tensor"
-	"tensorscope/viewmodel"
 )
 
 func TestExportTensorFormats(t *testing.T) {
@@ -38,12 +38,12 @@ func TestExportTensorFormats(t *testing.T) {
 	dir := t.TempDir()
 
 	// .npy: the header NumPy writes for float32[2,30,40] and the bytes.
-	npy := filepath.Join(dir, "w.npy")
-	if _, errOut, code := runCmd("export", wave, "--tensor", "#0", "--out", npy); code != 0 || errOut != "" {
+	npyPath := filepath.Join(dir, "w.npy")
+	if _, errOut, code := runCmd("export", wave, "--tensor", "#0", "--out", npyPath); code != 0 || errOut != "" {
 		t.Fatalf("npy: exit %d: %s", code, errOut)
 	}
-	h, _ := viewmodel.NPYHeader("<f4", []int{2, 30, 40})
-	if got, _ := os.ReadFile(npy); !bytes.Equal(got, append(h, raw...)) {
+	h, _ := npy.Header("<f4", []int{2, 30, 40})
+	if got, _ := os.ReadFile(npyPath); !bytes.Equal(got, append(h, raw...)) {
 		t.Errorf(".npy differs from header + data (%d bytes)", len(got))
 	}
 
@@ -58,7 +58,7 @@ func TestExportTensorFormats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, _ = viewmodel.NPYHeader("<f4", []int{40, 30})
+	h, _ = npy.Header("<f4", []int{40, 30})
 	if got, _ := os.ReadFile(viewed); !bytes.Equal(got, append(h, trBytes...)) {
 		t.Errorf("--expr: .npy differs from the transposed plane (%d bytes)", len(got))
 	}
@@ -181,7 +181,7 @@ func TestExportUsageAndErrors(t *testing.T) {
 		{[]string{"export"}, 2, "expected one FILE"},
 		{[]string{"export", wave, "--tensor", "#0"}, 2, "--out is required"},
 		{[]string{"export", wave, "--out", out}, 2, "choose --tensor NAME or --view graph"},
-		{[]string{"export", wave, "--tensor", "#0", "--out", filepath.Join(dir, "x.txt")}, 2, ".npy, .csv, .tsr"},
+		{[]string{"export", wave, "--tensor", "#0", "--out", filepath.Join(dir, "x.txt")}, 2, ".npy, .tsr, .safetensors, .csv"},
 		{[]string{"export", wave, "--tensor", "#0", "--axes", "0,1", "--out", out}, 2, "plane of a .csv"},
 		{[]string{"export", wave, "--tensor", "#0", "--expr", "w[", "--out", out}, 2, "col 3: expected an index"},
 		{[]string{"export", wave, "--all", "--expr", "w", "--out", filepath.Join(dir, "a.safetensors")}, 2, "--expr"},

@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -83,7 +84,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if len(pos) != 1 {
 		return c.usageError(stderr, "expected one FILE, got %d arguments", len(pos))
 	}
-	if !containsString(headless.Views, *view) {
+	if !slices.Contains(headless.Views, *view) {
 		return c.usageError(stderr, "--view must be one of %s", strings.Join(headless.Views, ", "))
 	}
 	if *out == "" || !strings.EqualFold(filepath.Ext(*out), ".png") {
@@ -328,15 +329,4 @@ func setRange(s string, set func(mode viewmodel.RangeMode, lo, hi float64) error
 		return fmt.Errorf("want auto, sym, slice or LO,HI with two numbers, not %q", s)
 	}
 	return set(viewmodel.RangeManual, lo, hi)
-}
-
-func containsString(list []string, s string) bool { return indexOf(list, s) >= 0 }
-
-func indexOf(list []string, s string) int {
-	for i, x := range list {
-		if x == s {
-			return i
-		}
-	}
-	return -1
 }

@@ -27,6 +27,8 @@ type Format struct {
 	// Open then passes its header fields on in the *Error (Error.Header),
 	// for the failed file's tab, and returns no document.
 	Decode func(src *Source) (*Document, error)
+	// Encoder writes the format, for codecs that can (nil otherwise).
+	Encoder *Encoder
 }
 
 // Source is what a codec decodes: the whole file's bytes and the storage

@@ -134,8 +134,8 @@ func (dt *docTab) inspectTensor(i int) {
 	dt.tensors.selectTensor(i)
 }
 
-// exportTensor saves the inspected tensor as .npy, .csv (its current plane)
-// or .tsr.
+// exportTensor saves the inspected tensor in any format with an encoder,
+// or as .csv (its current plane).
 func (dt *docTab) exportTensor() {
 	win := dt.mw.win
 	e := dt.doc.Inspector.Entry()
@@ -144,7 +144,7 @@ func (dt *docTab) exportTensor() {
 		return
 	}
 	name := strings.NewReplacer("/", "_", " ", "_", "#", "t").Replace(e.Name) + ".npy"
-	filters := []fileFilter{{Name: "NumPy, CSV (current plane) or TSR", Extensions: []string{"npy", "csv", "tsr"}}}
+	filters := []fileFilter{endingsFilter(viewmodel.TensorExportExtensions())}
 	title := "Export tensor"
 	if dt.doc.Inspector.Quantised() {
 		title = "Export tensor: stored integers"

@@ -3,6 +3,7 @@ package ui
 import (
 	"path/filepath"
 	"strings"
+	"tensorscope/viewmodel"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -21,8 +22,9 @@ func (dt *docTab) exportAll() {
 	}
 	name := filepath.Base(dt.doc.Source.Display())
 	base := strings.TrimSuffix(name, filepath.Ext(name))
-	filters := []fileFilter{{Name: "safetensors", Extensions: []string{"safetensors"}}}
-	saveFile(win, "Export all tensors", base+".safetensors", filters, func(path string) {
+	exts := viewmodel.ExportAllExtensions()
+	filters := []fileFilter{endingsFilter(exts)}
+	saveFile(win, "Export all tensors", base+exts[0], filters, func(path string) {
 		bar := widget.NewProgressBar()
 		label := widget.NewLabel("Writing " + filepath.Base(path) + "…")
 		box := container.NewVBox(label, bar)

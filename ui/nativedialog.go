@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"strings"
 
 	sqdialog "github.com/sqweek/dialog"
 )
@@ -55,4 +56,17 @@ func nativeSave(title, startFile string, filters []fileFilter) (path string, ok 
 type fileFilter struct {
 	Name       string
 	Extensions []string
+}
+
+// endingsFilter is a filter for files ending in any of exts (".npy"),
+// named by them: ".npy, .tsr or .csv".
+func endingsFilter(exts []string) fileFilter {
+	f := fileFilter{Name: exts[len(exts)-1]}
+	if len(exts) > 1 {
+		f.Name = strings.Join(exts[:len(exts)-1], ", ") + " or " + f.Name
+	}
+	for _, e := range exts {
+		f.Extensions = append(f.Extensions, strings.TrimPrefix(e, "."))
+	}
+	return f
 }

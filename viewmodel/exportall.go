@@ -8,34 +8,73 @@ import (
 	"strings"
 
 	"tensorscope/formats"
-	"tensorscope/formats/safetensors"
 	"tensorscope/tensor"
 )
 
-// ExportAllExtensions are the file endings ExportAll writes: formats that
-// hold many named tensors.
-var ExportAllExtensions = []string{".safetensors"}
+// ExportAllExtensions are the file endings ExportAll writes: the
+// registered formats that hold many named tensors.
+func ExportAllExtensions() []string { return formats.EncoderExtensions(true) }
 
-// ExportAll writes every tensor of doc that has data and a safetensors
-// dtype to path, under its own name, through a temporary file renamed into
-// place. Views derived from another tensor (a quantised tensor's scales)
-// are left out: they repeat its data. Tensors are loaded one after another
-// (a compressed member is inflated when its turn comes); progress counts
-// the tensors loaded for the first half and the bytes written for the
-// second. The note lists what was left out and why.
+// ExportAll writes every tensor of doc that has data and that the format
+// of path can hold to path, under its own name, through a temporary file
+// renamed into place. Views derived from another tensor (a quantised
+// tensor's scales) are left out: they repeat its data. Tensors are loaded
+// one after another (a compressed member is inflated when its turn comes);
+// progress counts the tensors loaded for the first half and the bytes
+// written for the second. The note is the encoder's (what it widened) and
+// lists what was left out and why.
 func ExportAll(ctx context.Context, path string, doc *formats.Document, progress Progress) (note string, err error) {
-	if ext := strings.ToLower(filepath.Ext(path)); !containsExt(ExportAllExtensions, ext) {
-		return "", fmt.Errorf("export %s: choose a name ending in %s", filepath.Base(path), strings.Join(ExportAllExtensions, ", "))
+	enc, err := formats.EncoderFor(path)
+	if err != nil || !enc.Many {
+		return "", fmt.Errorf("export %s: choose a name ending in %s", filepath.Base(path), strings.Join(ExportAllExtensions(), ", "))
 	}
 	if err := refuseInput(path, doc); err != nil {
 		return "", err
 	}
-	var named []safetensors.Named
-	var skipped []string
-	converted := 0 // block-quantised tensors, written dequantised
+	named, skipped, err := loadForExport(ctx, doc, enc, progress)
+	if err != nil {
+		return "", err
+	}
+	if len(named) == 0 {
+		return "", fmt.Errorf("no tensor of this file can be written as %s", enc.Extension)
+	}
+	var total int64
+	for _, n := range named {
+		total += writtenBytes(n.Tensor)
+	}
+	var encoderNote string
+	err = WriteFileAtomicContext(ctx, path, func(w io.Writer) error {
+		if progress != nil {
+			half := int64(len(doc.Tensors))
+			// The count includes the header: the last writes are capped.
+			w = &countingWriter{w: w, report: func(n int64) { progress(half+min(half, half*n/max(total, 1)), 2*half) }}
+		}
+		return tensor.CatchFault(func() error {
+			var err error
+			encoderNote, err = enc.Write(ctx, w, named)
+			return err
+		})
+	})
+	if err != nil {
+		return "", err
+	}
+	notes := []string{encoderNote}
+	if len(skipped) > 0 {
+		shown := skipped
+		if len(shown) > 5 {
+			shown = append(shown[:5:5], fmt.Sprintf("and %d more", len(skipped)-5))
+		}
+		notes = append(notes, fmt.Sprintf("wrote %d tensors; left out %s", len(named), strings.Join(shown, ", ")))
+	}
+	return strings.TrimSpace(strings.Join(notes, "\n")), nil
+}
+
+// loadForExport loads every tensor of doc with data that enc accepts, and
+// names the others with the reason. Load catches faults itself.
+func loadForExport(ctx context.Context, doc *formats.Document, enc *formats.Encoder, progress Progress) (named []formats.Named, skipped []string, err error) {
 	for i, e := range doc.Tensors {
 		if err := ctx.Err(); err != nil {
-			return "", err
+			return nil, nil, err
 		}
 		if e.Role == formats.RoleDerived {
 			continue
@@ -44,63 +83,38 @@ func ExportAll(ctx context.Context, path string, doc *formats.Document, progress
 			skipped = append(skipped, e.Name+" (no data)")
 			continue
 		}
-		var t *tensor.Tensor
-		err := tensor.CatchFault(func() error {
-			var err error
-			t, err = e.Load(ctx)
-			return err
-		})
+		t, err := e.Load(ctx)
 		if err != nil {
-			return "", err
+			return nil, nil, err
 		}
-		n := safetensors.Named{Name: e.Name, Tensor: t, AsFloat32: t.DType().BlockQuantized()}
-		if _, err := safetensors.EncodeHeader([]safetensors.Named{n}, nil); err != nil {
-			skipped = append(skipped, fmt.Sprintf("%s (%s)", e.Name, t.DType()))
-			continue
-		}
-		if n.AsFloat32 {
-			converted++
+		n := formats.Named{Name: e.Name, Tensor: t}
+		if enc.Check != nil {
+			if err := enc.Check(n); err != nil {
+				skipped = append(skipped, fmt.Sprintf("%s (%s)", e.Name, t.DType()))
+				continue
+			}
 		}
 		named = append(named, n)
 		if progress != nil {
 			progress(int64(i+1), int64(2*len(doc.Tensors)))
 		}
 	}
-	if len(named) == 0 {
-		return "", fmt.Errorf("no tensor of this file can be written as safetensors")
+	return named, skipped, nil
+}
+
+// writtenBytes estimates the bytes an export writes for t, for progress
+// only: its stored size, or float32's for the block-quantised types
+// encoders widen. A size past int64 (which no file holds) counts as none.
+func writtenBytes(t *tensor.Tensor) int64 {
+	dt := t.DType()
+	if dt.BlockQuantized() {
+		dt = tensor.Float32
 	}
-	var total int64
-	for _, n := range named {
-		dt := n.Tensor.DType()
-		if n.AsFloat32 {
-			dt = tensor.Float32
-		}
-		size, _ := tensor.StorageBytes(dt, int64(n.Tensor.Len()))
-		total += size
-	}
-	err = WriteFileAtomicContext(ctx, path, func(w io.Writer) error {
-		if progress != nil {
-			half := int64(len(doc.Tensors))
-			// The count includes the header: the last writes are capped.
-			w = &countingWriter{w: w, report: func(n int64) { progress(half+min(half, half*n/max(total, 1)), 2*half) }}
-		}
-		return tensor.CatchFault(func() error { return safetensors.Write(ctx, w, named, nil) })
-	})
+	size, err := tensor.StorageBytes(dt, int64(t.Len()))
 	if err != nil {
-		return "", err
+		return 0
 	}
-	var notes []string
-	if converted > 0 {
-		notes = append(notes, fmt.Sprintf("%d block-quantised tensors are written as float32, dequantised: safetensors has no such types", converted))
-	}
-	if len(skipped) > 0 {
-		shown := skipped
-		if len(shown) > 5 {
-			shown = append(shown[:5:5], fmt.Sprintf("and %d more", len(skipped)-5))
-		}
-		notes = append(notes, fmt.Sprintf("wrote %d tensors; left out %s", len(named), strings.Join(shown, ", ")))
-	}
-	return strings.Join(notes, "\n"), nil
+	return size
 }
 
 // ExportAll writes all of the document's tensors to path (see ExportAll)
@@ -110,13 +124,4 @@ func (d *Doc) ExportAll(path string, onProgress func(frac float64), done func(no
 	return Go(d, func(ctx context.Context, progress Progress) (string, error) {
 		return ExportAll(ctx, path, doc, progress)
 	}, onProgress, done)
-}
-
-func containsExt(list []string, ext string) bool {
-	for _, e := range list {
-		if e == ext {
-			return true
-		}
-	}
-	return false
 }

@@ -12,12 +12,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"tensorscope/formats"
 	_ "tensorscope/formats/all"
+	"tensorscope/formats/npy"
+	"tensorscope/formats/tsr"
 	"tensorscope/tensor"
 )
 
@@ -140,7 +143,7 @@ func TestNPYHeader(t *testing.T) {
 		{[]int{7}, "'shape': (7,), }"},
 		{[]int{2, 3, 4}, "'shape': (2, 3, 4), }"},
 	} {
-		h, err := NPYHeader("<f4", c.shape)
+		h, err := npy.Header("<f4", c.shape)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,7 +154,7 @@ func TestNPYHeader(t *testing.T) {
 			t.Errorf("header %q", h)
 		}
 	}
-	if _, err := NPYHeader("<f4", make([]int, 30000)); err == nil {
+	if _, err := npy.Header("<f4", make([]int, 30000)); err == nil {
 		t.Error("a 30000-dimensional shape fits a 1.0 header")
 	}
 }
@@ -171,13 +174,13 @@ func TestWriteNPYRoundTrip(t *testing.T) {
 			randomTensor(t, dt, []int{2, 0, 3}, 4),
 		} {
 			var b bytes.Buffer
-			note, err := WriteNPY(ctx, &b, x)
+			note, err := npy.Write(ctx, &b, x)
 			if err != nil {
 				t.Fatalf("%s: %v", x, err)
 			}
 			descr, shape, data := readNPY(t, b.Bytes())
 			want := rowMajor(t, x)
-			wantDescr := npyDescr[dt]
+			wantDescr := npy.Descr(dt)
 			if dt == tensor.BFloat16 {
 				want, wantDescr = widenBF16(want), "<f4"
 				if !strings.Contains(note, "float32") {
@@ -198,7 +201,7 @@ func TestWriteNPYRoundTrip(t *testing.T) {
 func TestWriteNPYBFloat16Values(t *testing.T) {
 	x := randomTensor(t, tensor.BFloat16, []int{64}, 5)
 	var b bytes.Buffer
-	if _, err := WriteNPY(context.Background(), &b, x); err != nil {
+	if _, err := npy.Write(context.Background(), &b, x); err != nil {
 		t.Fatal(err)
 	}
 	_, _, data := readNPY(t, b.Bytes())
@@ -399,7 +402,7 @@ func TestWriteTSRRoundTrip(t *testing.T) {
 		for _, shape := range [][]int{{}, {6}, {3, 5}, {2, 3, 2, 2}, {2, 1, 2, 1, 2}} {
 			x := randomTensor(t, dt, shape, 8)
 			var b bytes.Buffer
-			note, err := WriteTSR(ctx, &b, x)
+			note, err := tsr.Write(ctx, &b, x)
 			v1 := (dt == tensor.Float32 || dt == tensor.Int8 || dt == tensor.Int32) && len(shape) <= 4
 			v4 := dt == tensor.Float16 && len(shape) <= 4
 			if !v1 && !v4 {
@@ -417,7 +420,7 @@ func TestWriteTSRRoundTrip(t *testing.T) {
 			}
 			wantFormat, wantShape := "tsr", shape
 			if v4 {
-				wantFormat, wantShape = "tsr4", padShape(shape, 4)
+				wantFormat, wantShape = "tsr4", append(slices.Repeat([]int{1}, 4-len(shape)), shape...)
 				if !strings.Contains(note, "TSR4") {
 					t.Errorf("%s: note %q", x, note)
 				}
@@ -511,9 +514,9 @@ func TestNumPyReadsExports(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		write(name+".npy", func(b *bytes.Buffer) error { _, err := WriteNPY(ctx, b, x); return err })
+		write(name+".npy", func(b *bytes.Buffer) error { _, err := npy.Write(ctx, b, x); return err })
 		want := rowMajor(t, x)
-		descr := npyDescr[dt]
+		descr := npy.Descr(dt)
 		if dt == tensor.BFloat16 {
 			want, descr = widenBF16(want), "<f4"
 		}
@@ -522,7 +525,7 @@ func TestNumPyReadsExports(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		write(name+".plane.npy", func(b *bytes.Buffer) error { _, err := WriteNPY(ctx, b, plane); return err })
+		write(name+".plane.npy", func(b *bytes.Buffer) error { _, err := npy.Write(ctx, b, plane); return err })
 		write(name+".csv", func(b *bytes.Buffer) error { return WriteCSV(ctx, b, plane) })
 		csv := strings.TrimPrefix(strings.TrimPrefix(descr, "<"), "|")
 		if dt.IsVoid() {
@@ -615,7 +618,7 @@ func TestWriteNPYWidens(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out bytes.Buffer
-		note, err := WriteNPY(ctx, &out, x)
+		note, err := npy.Write(ctx, &out, x)
 		if !dt.Numeric() { // a block type whose decoder is not registered
 			if err == nil {
 				t.Errorf("%s without a decoder written", dt)

@@ -18,6 +18,7 @@ var npyFormat = &formats.Format{
 func init() {
 	npyFormat.Decode = decodeNPY
 	npzFormat.Decode = decodeNPZ
+	npyFormat.Encoder = encoder
 	formats.Register(npyFormat)
 	formats.Register(npzFormat)
 }

@@ -21,6 +21,7 @@ var format = &formats.Format{
 
 func init() {
 	format.Decode = decode
+	format.Encoder = encoder
 	formats.Register(format)
 }
 

@@ -33,6 +33,7 @@ func init() {
 	v1Format.Decode = decodeV1
 	v3Format.Decode = decodeV3
 	v4Format.Decode = decodeV4
+	v1Format.Encoder = encoder
 	formats.Register(v1Format)
 	formats.Register(v3Format)
 	formats.Register(v4Format)
