@@ -154,7 +154,6 @@ func writeChecked(ctx context.Context, w io.Writer, b []byte) error {
 	return err
 }
 
-
 // Descr is NumPy's array-protocol type string for dt ("<f4"), or "" for a
 // dtype NumPy has none for.
 func Descr(dt tensor.DType) string { return npyDescr[dt] }

@@ -69,6 +69,5 @@ func padShape(shape []int, rank int) []int {
 	return append(out, shape...)
 }
 
-
 // dims spells a shape as "[1, 1, 3, 4]".
 func dims(shape []int) string { return strings.ReplaceAll(fmt.Sprint(shape), " ", ", ") }
