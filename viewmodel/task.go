@@ -32,9 +32,9 @@ type Task struct {
 const progressInterval = 50 * time.Millisecond
 
 // StartTask runs work on a new goroutine on behalf of doc (nil for work
-// that reads no document, such as opening one). The document is acquired
-// before StartTask returns and released when work returns (see
-// formats.Document.Acquire), so closing the document cancels work and
+// that reads no document, such as opening one), through doc.Go: the
+// document is acquired before StartTask returns and released when work
+// returns (see formats.Document.Acquire), so closing the document cancels work and
 // unmaps nothing under it; work runs under tensor.CatchFault, so a file
 // truncated on disk gives tensor.ErrFault. onProgress (may be nil)
 // receives a fraction in [0,1] at most every 50 ms; onDone receives the
@@ -44,41 +44,37 @@ func StartTask[T any](post Poster, doc *formats.Document, work func(ctx context.
 	onProgress func(frac float64), onDone func(T, error)) *Task {
 	ctx, cancel := context.WithCancel(context.Background())
 	t := &Task{cancel: cancel, done: make(chan struct{})}
-	release := func() {}
-	if doc != nil {
-		var err error
-		if ctx, release, err = doc.Acquire(ctx); err != nil {
-			cancel()
-			close(t.done)
-			var zero T
-			post(func() {
-				if !t.cancelled.Load() {
-					onDone(zero, err)
-				}
-			})
-			return t
-		}
-	}
 	report := t.progressReporter(post, onProgress)
-	go func() {
+	var v T
+	run := func(ctx context.Context) (err error) {
+		v, err = work(ctx, report)
+		return err
+	}
+	finish := func(err error) {
 		defer close(t.done)
-		defer cancel()
-		var v T
-		err := tensor.CatchFault(func() (err error) {
-			v, err = work(ctx, report)
-			return err
-		})
-		release()
-		if t.cancelled.Load() {
-			return
-		}
-		post(func() {
-			if !t.cancelled.Load() {
-				onDone(v, err)
-			}
-		})
-	}()
+		cancel()
+		t.deliver(post, func() { onDone(v, err) })
+	}
+	if doc == nil {
+		go func() { finish(tensor.CatchFault(func() error { return run(ctx) })) }()
+		return t
+	}
+	if err := doc.Go(ctx, run, finish); err != nil {
+		finish(err) // the document is closed: nothing ran
+	}
 	return t
+}
+
+// deliver posts f unless the task is cancelled before it runs.
+func (t *Task) deliver(post Poster, f func()) {
+	if t.cancelled.Load() {
+		return
+	}
+	post(func() {
+		if !t.cancelled.Load() {
+			f()
+		}
+	})
 }
 
 // progressReporter posts progress fractions, at most one per
@@ -99,11 +95,7 @@ func (t *Task) progressReporter(post Poster, onProgress func(frac float64)) Prog
 		last = now
 		mu.Unlock()
 		frac := float64(done) / float64(total)
-		post(func() {
-			if !t.cancelled.Load() {
-				onProgress(frac)
-			}
-		})
+		t.deliver(post, func() { onProgress(frac) })
 	}
 }
 
