@@ -49,11 +49,11 @@ func ExportAll(ctx context.Context, path string, doc *formats.Document, progress
 			// The count includes the header: the last writes are capped.
 			w = &countingWriter{w: w, report: func(n int64) { progress(half+min(half, half*n/max(total, 1)), 2*half) }}
 		}
-		return tensor.CatchFault(func() error {
-			var err error
-			encoderNote, err = enc.Write(ctx, w, named)
-			return err
-		})
+		// The encoders read tensors through formats.TensorChunks, which
+		// catches faults itself.
+		var err error
+		encoderNote, err = enc.Write(ctx, w, named)
+		return err
 	})
 	if err != nil {
 		return "", err
