@@ -161,7 +161,7 @@ func TestCrossingsNoWorseThanBarycenter(t *testing.T) {
 		lg := prepare(t, g)
 		base := plainBarycenter(lg, 4)
 		lg = prepare(t, g)
-		ourBase, ours := order(lg)
+		ourBase, ours, _ := order(lg)
 		if got := bruteCrossings(lg); got != ours {
 			t.Fatalf("seed %d: order reports %d crossings, ordering has %d", seed, ours, got)
 		}
@@ -245,7 +245,7 @@ func TestCrossingsKnownGraphs(t *testing.T) {
 			t.Fatalf("%s: exhaustive optimum %d, expected %d", c.name, opt, c.want)
 		}
 		lg = prepare(t, c.g)
-		_, got := order(lg)
+		_, got, _ := order(lg)
 		if got > opt {
 			t.Errorf("%s: %d crossings, optimum %d", c.name, got, opt)
 		}

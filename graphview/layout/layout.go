@@ -14,32 +14,22 @@ func Layout(g *Graph, opt Options) (*Result, error) {
 
 // LayoutContext is Layout that stops soon after ctx is cancelled (between
 // components and between ordering sweeps) and returns ctx's error.
-func LayoutContext(ctx context.Context, g *Graph, opt Options) (res *Result, err error) {
+func LayoutContext(ctx context.Context, g *Graph, opt Options) (*Result, error) {
 	if err := g.validate(); err != nil {
 		return nil, err
 	}
-	opt = opt.withDefaults()
-	r := &run{g: g, opt: opt, ctx: ctx}
-	defer func() {
-		if rec := recover(); rec != nil {
-			if s, ok := rec.(stopped); ok {
-				res, err = nil, s.err
-				return
-			}
-			panic(rec)
-		}
-	}()
-	return r.layout(), nil
+	r := &run{g: g, opt: opt.withDefaults(), ctx: ctx}
+	return r.layout()
 }
 
-// stopped carries a cancelled context's error out of a layout's depths.
-type stopped struct{ err error }
-
-// checkpoint abandons the layout when its context is done.
-func checkpoint(ctx context.Context) {
-	if ctx != nil && ctx.Err() != nil {
-		panic(stopped{ctx.Err()})
+// cancelled is the context's error once it is done (nil while it is not,
+// and for a nil context): the layout's stages check it between steps and
+// return it.
+func cancelled(ctx context.Context) error {
+	if ctx == nil {
+		return nil
 	}
+	return ctx.Err()
 }
 
 // run holds the layout of one graph while it is being computed. Coordinates
@@ -77,7 +67,7 @@ func (r *run) labelSize(e int32) (w, h float64) {
 	return ed.LabelWidth, ed.LabelHeight
 }
 
-func (r *run) layout() *Result {
+func (r *run) layout() (*Result, error) {
 	g := r.g
 	n, m := len(g.Nodes), len(g.Edges)
 	r.res = &Result{
@@ -96,20 +86,30 @@ func (r *run) layout() *Result {
 	r.res.Stats.Components = len(compNodes)
 	boxes := make([]Rect, len(compNodes))
 	for c := range compNodes {
-		checkpoint(r.ctx)
-		boxes[c] = r.component(compNodes[c], compEdges[c])
+		var err error
+		if boxes[c], err = r.component(compNodes[c], compEdges[c]); err != nil {
+			return nil, err
+		}
 	}
-	checkpoint(r.ctx)
+	if err := cancelled(r.ctx); err != nil {
+		return nil, err
+	}
 	r.selfLoops()
 	r.pack(compNodes, compEdges, boxes)
-	checkpoint(r.ctx)
+	if err := cancelled(r.ctx); err != nil {
+		return nil, err
+	}
 	r.finish()
-	return r.res
+	return r.res, nil
 }
 
 // component lays out one component in the top-to-bottom frame and returns
-// its bounding box (including routes and labels).
-func (r *run) component(nodes, edges []int32) Rect {
+// its bounding box (including routes and labels), or the context's error
+// once it is cancelled.
+func (r *run) component(nodes, edges []int32) (Rect, error) {
+	if err := cancelled(r.ctx); err != nil {
+		return Rect{}, err
+	}
 	res := r.res
 	for i, v := range nodes {
 		r.local[v] = int32(i)
@@ -120,7 +120,7 @@ func (r *run) component(nodes, edges []int32) Rect {
 		res.Nodes[nodes[0]] = Point{w / 2, h / 2}
 		res.Layer[nodes[0]] = 0
 		res.Stats.Layers = max(res.Stats.Layers, 1)
-		return Rect{Max: Point{w, h}}
+		return Rect{Max: Point{w, h}}, nil
 	}
 	m := len(edges)
 	from := make([]int32, m)
@@ -131,7 +131,9 @@ func (r *run) component(nodes, edges []int32) Rect {
 	}
 	reversed := make([]bool, m)
 	breakCycles(n, from, to, reversed)
-	checkpoint(r.ctx)
+	if err := cancelled(r.ctx); err != nil {
+		return Rect{}, err
+	}
 	for i := range from {
 		if reversed[i] {
 			from[i], to[i] = to[i], from[i]
@@ -139,7 +141,9 @@ func (r *run) component(nodes, edges []int32) Rect {
 		}
 	}
 	layer, layers := assignLayers(n, from, to)
-	checkpoint(r.ctx)
+	if err := cancelled(r.ctx); err != nil {
+		return Rect{}, err
+	}
 	res.Stats.Layers = max(res.Stats.Layers, layers)
 
 	width := make([]float64, n)
@@ -170,12 +174,16 @@ func (r *run) component(nodes, edges []int32) Rect {
 	lg := newLayered(n, uf, ut, layer, layers, width, height)
 	lg.ctx = r.ctx
 	res.Stats.Dummies += lg.nv - n
-	checkpoint(r.ctx)
-	baseline, final := order(lg)
+	baseline, final, err := order(lg)
+	if err != nil {
+		return Rect{}, err
+	}
 	res.Stats.BaselineCrossings += baseline
 	res.Stats.Crossings += final
-	x := assignX(lg, r.opt.NodeSep, r.opt.EdgeSep)
-	checkpoint(r.ctx)
+	x, err := assignX(lg, r.opt.NodeSep, r.opt.EdgeSep)
+	if err != nil {
+		return Rect{}, err
+	}
 
 	// Layer bands: each as tall as its tallest node; gaps fit edge labels.
 	bandH := make([]float64, layers)
@@ -219,7 +227,9 @@ func (r *run) component(nodes, edges []int32) Rect {
 	}
 	for i, e := range edges {
 		if i%4096 == 4095 {
-			checkpoint(r.ctx)
+			if err := cancelled(r.ctx); err != nil {
+				return Rect{}, err
+			}
 		}
 		start := int32(len(r.pts))
 		r.routeStart[e] = start
@@ -315,7 +325,7 @@ func (r *run) component(nodes, edges []int32) Rect {
 			box = box.add(r.labels[e]).add(Point{r.labels[e].X + lw, r.labels[e].Y + lh})
 		}
 	}
-	return box
+	return box, nil
 }
 
 // LabelGap is the space between an edge and its label (the label sits that

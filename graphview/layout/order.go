@@ -40,7 +40,7 @@ type sortItem struct {
 // order) and those of the chosen ordering, which is the best of: that sweep,
 // the same sweeps from a depth-first order, and the refinement of the better
 // one. The result is therefore never worse than the plain sweep.
-func order(g *layered) (baseline, final int) {
+func order(g *layered) (baseline, final int, err error) {
 	o := &orderer{g: g}
 	o.initial(false)
 	best := slices.Clone(g.order)
@@ -59,14 +59,18 @@ func order(g *layered) (baseline, final int) {
 		o.reindex()
 	}
 	for i := 0; i < baselineSweeps; i++ {
-		o.sweep(i%2 == 0, false)
+		if err := o.sweep(i%2 == 0, false); err != nil {
+			return 0, 0, err
+		}
 		keep()
 	}
 	baseline = o.cc.total(g)
 	o.initial(true)
 	keep()
 	for i := 0; i < baselineSweeps && bestC > 0; i++ {
-		o.sweep(i%2 == 0, false)
+		if err := o.sweep(i%2 == 0, false); err != nil {
+			return 0, 0, err
+		}
 		keep()
 	}
 	restore()
@@ -75,7 +79,9 @@ func order(g *layered) (baseline, final int) {
 		sweeps = largeGraphSweeps
 	}
 	for i, stale := 0, 0; i < sweeps && stale < refinePatience && bestC > 0; i++ {
-		o.sweep(i%2 == 0, i%4 < 2)
+		if err := o.sweep(i%2 == 0, i%4 < 2); err != nil {
+			return 0, 0, err
+		}
 		o.transpose()
 		if keep() {
 			stale = 0
@@ -84,7 +90,7 @@ func order(g *layered) (baseline, final int) {
 		}
 	}
 	restore()
-	return baseline, bestC
+	return baseline, bestC, nil
 }
 
 // initial orders each layer by vertex index or, with dfs, by a depth-first
@@ -153,8 +159,10 @@ func (o *orderer) reindex() {
 // before it: downwards (neighbours above) or upwards (neighbours below), by
 // barycenter or weighted median. Vertices without neighbours on that side
 // keep their places.
-func (o *orderer) sweep(downwards, median bool) {
-	checkpoint(o.g.ctx)
+func (o *orderer) sweep(downwards, median bool) error {
+	if err := cancelled(o.g.ctx); err != nil {
+		return err
+	}
 	g := o.g
 	if downwards {
 		for l := 1; l < g.layers; l++ {
@@ -165,6 +173,7 @@ func (o *orderer) sweep(downwards, median bool) {
 			o.reorder(l, false, median)
 		}
 	}
+	return nil
 }
 
 func (o *orderer) reorder(l int, useUp, median bool) {

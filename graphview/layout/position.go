@@ -12,12 +12,15 @@ import (
 // with a median neighbour and pack the blocks tightly; the result is the
 // average of the two median candidates. Inner segments (dummy to dummy) win
 // conflicts, so long edges run straight; so do chains of single-input nodes.
-// Linear in the size of the layered graph. Returns centres, smallest at 0.
-func assignX(g *layered, nodeSep, edgeSep float64) []float64 {
+// Linear in the size of the layered graph. Returns centres, smallest at 0,
+// or the context's error once it is cancelled.
+func assignX(g *layered, nodeSep, edgeSep float64) ([]float64, error) {
 	b := newBK(g, nodeSep, edgeSep)
 	var xs [4][]float64
 	for i := range xs {
-		checkpoint(g.ctx)
+		if err := cancelled(g.ctx); err != nil {
+			return nil, err
+		}
 		xs[i] = b.alignment(i&1 == 1, i&2 == 2)
 	}
 	// Align the four candidates to the narrowest one: left alignments by
@@ -63,7 +66,7 @@ func assignX(g *layered, nodeSep, edgeSep float64) []float64 {
 	for v := range out {
 		out[v] -= lo
 	}
-	return out
+	return out, nil
 }
 
 type bk struct {
