@@ -65,7 +65,7 @@ func decode(src *formats.Source) (*formats.Document, error) {
 	if err := r.Err(); err != nil {
 		return nil, err
 	}
-	root, err := parseJSON(text, 16)
+	root, err := formats.JSONTree("", text, 16)
 	if err != nil {
 		return nil, err
 	}

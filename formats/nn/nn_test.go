@@ -231,7 +231,7 @@ func TestSampleRoundTrip(t *testing.T) {
 
 func metaJSON(t testing.TB, s string) *formats.Meta {
 	t.Helper()
-	m, err := parseJSON([]byte(s), 0)
+	m, err := formats.JSONTree("", []byte(s), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -503,6 +503,7 @@ func TestCorrupt(t *testing.T) {
 	wantError(t, build(`{"a":1}x`), 23, "JSON")
 	wantError(t, build(`[1,2]`), 16, "expected an object")
 	wantError(t, build(strings.Repeat("[", 300)+strings.Repeat("]", 300)), 16+257, "nested more than")
+	const maxJSONValues = 1 << 18 // formats.JSONTree's bound
 	manyValues := "[" + strings.Repeat("0,", maxJSONValues) + "0]"
 	wantError(t, build(`{"h":`+manyValues+`}`), 16+5+2*maxJSONValues-4, "more than 262144 values")
 	manyTensors := build(`{}`)

@@ -2,10 +2,8 @@ package safetensors
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 
 	"tensorscope/formats"
 	"tensorscope/tensor"
@@ -177,9 +175,9 @@ func (h *header) readMetadata(sc *scanner, at int64) error {
 	if string(raw) == "null" {
 		return nil
 	}
-	tree, err := jsonTree("__metadata__", raw)
+	tree, err := formats.JSONTree("__metadata__", raw, 8+int64(sc.pos-len(raw)))
 	if err != nil {
-		return formats.Errorf(at, "__metadata__: %v", err)
+		return err
 	}
 	if tree.IsLeaf() {
 		h.warn(at, "__metadata__ is not an object of strings")
@@ -192,27 +190,4 @@ func (h *header) readMetadata(sc *scanner, at int64) error {
 	}
 	h.metadata = tree
 	return nil
-}
-
-func skipSeparators(text []byte, i int64) int64 {
-	for i < int64(len(text)) {
-		switch text[i] {
-		case ' ', '\n', '\t', '\r', ',':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
-
-func cleanJSONErr(err error) error {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Errorf("invalid JSON: %v", se)
-	}
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("the JSON ends early")
-	}
-	return err
 }

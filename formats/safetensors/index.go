@@ -44,9 +44,9 @@ func parseIndex(text []byte) (*index, error) {
 		if err != nil {
 			return err
 		}
-		tree, err := jsonTree(key, raw)
+		tree, err := formats.JSONTree(key, raw, int64(sc.pos-len(raw)))
 		if err != nil {
-			return &scanError{pos: keyAt, msg: fmt.Sprintf("%q: %v", key, err)}
+			return err
 		}
 		if ix.metadata == nil {
 			ix.metadata = formats.NewObject("index")

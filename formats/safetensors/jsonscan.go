@@ -188,6 +188,9 @@ func (s *scanner) uints(what func() string) ([]int64, error) {
 	}
 }
 
+// maxTreeDepth bounds the nesting of a header's values.
+const maxTreeDepth = 64
+
 // value skips any JSON value, returning its text; depth is bounded.
 func (s *scanner) value(depth int) ([]byte, error) {
 	if depth > maxTreeDepth {
