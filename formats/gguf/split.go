@@ -2,7 +2,6 @@ package gguf
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -132,33 +131,14 @@ func addShard(doc *formats.Document, docPath, name string, no, count int64) (int
 
 // readShardHeader reads a shard's header without mapping the file: it reads
 // a prefix and doubles it until the header fits.
-func readShardHeader(path string) (*header, int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, 0, err
-	}
-	size := st.Size()
-	for n := int64(64 << 10); ; n *= 2 {
-		n = min(n, size)
-		buf := make([]byte, n)
-		if _, err := io.ReadFull(f, buf[:n]); err != nil {
-			return nil, 0, err
-		}
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return nil, 0, err
-		}
-		h, err := parseHeader(buf, size)
-		if err == errPrefix && n < size {
-			continue
-		}
+func readShardHeader(path string) (h *header, size int64, err error) {
+	size, err = formats.ReadHeader(path, 64<<10, func(prefix []byte, size int64) (int64, error) {
+		var err error
+		h, err = parseHeader(prefix, size)
 		if err == errPrefix {
-			return nil, 0, fmt.Errorf("header runs past the end of the file")
+			return min(2*int64(len(prefix)), size+1), nil // past the size: the header runs past the end
 		}
-		return h, size, err
-	}
+		return 0, err
+	})
+	return h, size, err
 }

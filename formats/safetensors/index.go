@@ -3,7 +3,6 @@ package safetensors
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -222,34 +221,20 @@ func (s *shardInfo) record(doc *formats.Document, at int64) {
 
 // readShardHeader reads a shard's header with two reads, without mapping
 // the shard: opening a checkpoint of a hundred shards maps none of them.
-func readShardHeader(path string) (*header, int64, error) {
-	f, err := os.Open(path)
+func readShardHeader(path string) (h *header, size int64, err error) {
+	size, err = formats.ReadHeader(path, 8, func(prefix []byte, size int64) (int64, error) {
+		n, err := headerSize(prefix, size)
+		if err != nil || int64(len(prefix)) < 8+n {
+			return 8 + n, err
+		}
+		h, err = parseHeader(prefix[8 : 8+n])
+		return 0, err
+	})
 	if err != nil {
 		return nil, 0, err
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, 0, err
-	}
-	var prefix [8]byte
-	if _, err := io.ReadFull(f, prefix[:]); err != nil && st.Size() >= 8 {
-		return nil, 0, err
-	}
-	n, err := headerSize(prefix[:], st.Size())
-	if err != nil {
-		return nil, 0, err
-	}
-	text := make([]byte, n) // n ≤ the shard's size, checked above
-	if _, err := io.ReadFull(f, text); err != nil {
-		return nil, 0, err
-	}
-	h, err := parseHeader(text)
-	if err != nil {
-		return nil, 0, err
-	}
-	h.validate(st.Size() - h.bufferStart())
-	return h, st.Size(), nil
+	h.validate(size - h.bufferStart())
+	return h, size, nil
 }
 
 // tensor lists name as the shard's header describes it.
