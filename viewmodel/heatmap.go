@@ -134,11 +134,11 @@ func (in *Inspector) Fixed() []int { return in.heat.fixed }
 // SetFixed holds axis at index (the sliders).
 func (in *Inspector) SetFixed(axis, index int) error {
 	h := &in.heat
-	if h.t == nil || axis < 0 || axis >= len(h.fixed) {
+	if h.t == nil {
 		return fmt.Errorf("no axis %d", axis)
 	}
-	if n := h.t.Shape()[axis]; index < 0 || index >= n {
-		return fmt.Errorf("index %d is outside axis %d of size %d", index, axis, n)
+	if err := CheckAxisIndex(h.t.Shape(), axis, index); err != nil {
+		return err
 	}
 	if h.fixed[axis] == index {
 		return nil
@@ -150,6 +150,18 @@ func (in *Inspector) SetFixed(axis, index int) error {
 	in.startHeatmap()
 	if in.hist.scope == HistPlane {
 		in.startHistogram()
+	}
+	return nil
+}
+
+// CheckAxisIndex checks that a slider may hold axis of a tensor of shape at
+// index.
+func CheckAxisIndex(shape []int, axis, index int) error {
+	if axis < 0 || axis >= len(shape) {
+		return fmt.Errorf("no axis %d", axis)
+	}
+	if n := shape[axis]; index < 0 || index >= n {
+		return fmt.Errorf("index %d is outside axis %d of size %d", index, axis, n)
 	}
 	return nil
 }
@@ -378,23 +390,35 @@ func Colourise(r *HeatmapImage, cmap *Colormap, mode RangeMode, lo, hi float64) 
 // downsampled cell the block it covers and its reduced value.
 func (in *Inspector) CellInfo(row, col int) string {
 	r := in.heat.result
-	if r == nil || row < 0 || col < 0 || row >= r.Grid.Rows || col >= r.Grid.Cols {
+	r0, c0, r1, c1, ok := r.Cell(row, col)
+	if !ok {
 		return ""
 	}
-	g := r.Grid
-	r0 := r.View.Row + row*g.RowStep
-	c0 := r.View.Col + col*g.ColStep
-	r1 := min(r0+g.RowStep, r.View.Row+r.View.Rows) - 1
-	c1 := min(c0+g.ColStep, r.View.Col+r.View.Cols) - 1
 	if r0 == r1 && c0 == c1 {
 		return in.ElementInfo(r0, c0)
 	}
+	g := r.Grid
 	i := row*g.Cols + col
 	s := fmt.Sprintf("rows %d–%d, cols %d–%d: %s %s", r0, r1, c0, c1, r.Reduction, FormatFloat(g.Values[i], 6))
 	if n, p, m := cellCount(g.NaN, i), cellCount(g.PosInf, i), cellCount(g.NegInf, i); n+p+m > 0 {
 		s += fmt.Sprintf(" (nan %d, +inf %d, −inf %d)", n, p, m)
 	}
 	return s
+}
+
+// Cell returns the block of the plane that grid cell (row, col) covers:
+// rows r0–r1 and columns c0–c1, inclusive (one element when the grid is
+// not downsampled). ok is false outside the grid or without a heatmap.
+func (r *HeatmapImage) Cell(row, col int) (r0, c0, r1, c1 int, ok bool) {
+	if r == nil || row < 0 || col < 0 || row >= r.Grid.Rows || col >= r.Grid.Cols {
+		return 0, 0, 0, 0, false
+	}
+	g := r.Grid
+	r0 = r.View.Row + row*g.RowStep
+	c0 = r.View.Col + col*g.ColStep
+	r1 = min(r0+g.RowStep, r.View.Row+r.View.Rows) - 1
+	c1 = min(c0+g.ColStep, r.View.Col+r.View.Cols) - 1
+	return r0, c0, r1, c1, true
 }
 
 // cellCount reads a grid's per-cell count, which is nil when the plane has

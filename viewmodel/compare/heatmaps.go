@@ -214,17 +214,14 @@ func heatNote(h *viewmodel.HeatmapImage, mode DiffMode, exact bool) string {
 // means.
 func (v *PairView) CellInfo(row, col int) string {
 	h := v.heat[PanelA]
-	if h == nil || row < 0 || col < 0 || row >= h.Grid.Rows || col >= h.Grid.Cols {
+	r0, c0, r1, c1, ok := h.Cell(row, col)
+	if !ok {
 		return ""
 	}
-	g := h.Grid
-	r0 := h.View.Row + row*g.RowStep
-	c0 := h.View.Col + col*g.ColStep
-	r1 := min(r0+g.RowStep, h.View.Row+h.View.Rows) - 1
-	c1 := min(c0+g.ColStep, h.View.Col+h.View.Cols) - 1
 	if r0 == r1 && c0 == c1 {
 		return v.elementInfo(r0, c0)
 	}
+	g := h.Grid
 	i := row*g.Cols + col
 	diff := "a−b"
 	if v.mode == DiffRelative {

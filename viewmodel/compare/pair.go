@@ -265,11 +265,11 @@ func (v *PairView) SetAxes(row, col int) error {
 
 // SetFixed holds axis at index (the sliders), in all three views.
 func (v *PairView) SetFixed(axis, index int) error {
-	if v.a == nil || axis < 0 || axis >= len(v.fixed) {
+	if v.a == nil {
 		return fmt.Errorf("no axis %d", axis)
 	}
-	if n := v.a.Shape()[axis]; index < 0 || index >= n {
-		return fmt.Errorf("index %d is outside axis %d of size %d", index, axis, n)
+	if err := viewmodel.CheckAxisIndex(v.a.Shape(), axis, index); err != nil {
+		return err
 	}
 	if v.fixed[axis] == index {
 		return nil
