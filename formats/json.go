@@ -365,11 +365,6 @@ func nonNilInts(s []int) []int {
 	return s
 }
 
-// jsonKey quotes an object key as JSON. strconv.Quote is not JSON: it
-// writes \x.. for invalid UTF-8 and \a, \v, \U........ escapes, which
-// real files' parameter names can trigger. json.Marshal of a string cannot fail.
-func jsonKey(s string) []byte { return appendJSONString(nil, s) }
-
 // appendLazyList writes every entry of a lazy list as a JSON array. It
 // appends the entries itself: a vocabulary of 150,000 tokens goes through
 // here, and encoding/json's reflection per entry costs more than the rest

@@ -3,6 +3,7 @@ package graphview
 import (
 	"image"
 	"image/color"
+	"image/draw"
 	"math"
 
 	"tensorscope/graphview/layout"
@@ -117,13 +118,8 @@ func fillRect(img *image.RGBA, x0, y0, x1, y1 float64, c color.NRGBA) {
 	if ix0 >= ix1 || iy0 >= iy1 {
 		return
 	}
-	first := img.Pix[img.PixOffset(ix0, iy0):][:4*(ix1-ix0)]
-	for x := 0; x < len(first); x += 4 {
-		first[x], first[x+1], first[x+2], first[x+3] = c.R, c.G, c.B, 0xff
-	}
-	for y := iy0 + 1; y < iy1; y++ {
-		copy(img.Pix[img.PixOffset(ix0, y):], first)
-	}
+	c.A = 0xff
+	draw.Draw(img, image.Rect(ix0, iy0, ix1, iy1), image.NewUniform(c), image.Point{}, draw.Src)
 }
 
 func strokeRect(img *image.RGBA, x0, y0, x1, y1 float64, c color.NRGBA) {

@@ -35,7 +35,7 @@ func longOps(t *testing.T) map[string]func(ctx context.Context, p ProgressFunc) 
 			return err
 		},
 		"Percentiles": func(ctx context.Context, p ProgressFunc) error {
-			_, err := Percentiles(ctx, x, []float64{50}, p)
+			_, err := percentiles(ctx, x, []float64{50}, p)
 			return err
 		},
 		"Downsample": func(ctx context.Context, p ProgressFunc) error {

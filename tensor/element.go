@@ -19,20 +19,6 @@ var ErrIndex = errors.New("index out of range")
 // is computed, not stored.
 var ErrNoBytes = errors.New("elements have no bytes of their own")
 
-// ElementOffset returns the byte offset in the storage of the element at
-// index (one entry per dimension). For packed dtypes it is the offset of
-// the unit that holds the element.
-func (t *Tensor) ElementOffset(index []int) (int, error) {
-	addr, err := t.elementAddr(index)
-	if err != nil {
-		return 0, err
-	}
-	if t.dtype.Packed() {
-		return t.offset + addr/t.dtype.UnitElems()*t.dtype.UnitBytes(), nil
-	}
-	return addr, nil
-}
-
 // elementAddr returns the address of the element at index in the terms of
 // addrSize: a byte offset, or for packed dtypes an element number from the
 // unit at offset.

@@ -483,7 +483,7 @@ func FuzzKernels(f *testing.F) {
 			t.Fatalf("histogram: %v", err)
 		}
 		if sorted := finiteSorted(vals); len(sorted) > 0 {
-			ps, err := Percentiles(ctx, x, []float64{0, 50, 100}, nil)
+			ps, err := percentiles(ctx, x, []float64{0, 50, 100}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

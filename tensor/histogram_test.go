@@ -208,7 +208,7 @@ func TestPercentilesWithinOneBin(t *testing.T) {
 	ps := []float64{0, 1, 5, 25, 50, 75, 95, 99, 100, 33.3}
 	for _, dt := range numericDTypes {
 		x := randomTensor(t, rng, dt, 50_000, 0.01)
-		got, err := Percentiles(ctx, x, ps, nil)
+		got, err := percentiles(ctx, x, ps, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -233,7 +233,7 @@ func TestPercentilesWithinOneBin(t *testing.T) {
 		b[i] = byte(rng.IntN(256))
 	}
 	x, _ := FromBytes(b, Uint8, []int{len(b)})
-	got, err := Percentiles(ctx, x, []float64{10, 50, 90}, nil)
+	got, err := percentiles(ctx, x, []float64{10, 50, 90}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,11 +243,11 @@ func TestPercentilesWithinOneBin(t *testing.T) {
 			t.Errorf("uint8 p%v = %v, want %v", p, got[i], want)
 		}
 	}
-	if _, err := Percentiles(ctx, x, []float64{101}, nil); err == nil {
+	if _, err := percentiles(ctx, x, []float64{101}, nil); err == nil {
 		t.Error("p101 accepted")
 	}
 	nan, _ := FromBytes([]byte{0, 0, 0xc0, 0x7f}, Float32, []int{1})
-	got, err = Percentiles(ctx, nan, []float64{50}, nil)
+	got, err = percentiles(ctx, nan, []float64{50}, nil)
 	if err != nil || !math.IsNaN(got[0]) {
 		t.Errorf("percentile of NaN: %v, %v", got, err)
 	}

@@ -1,8 +1,6 @@
 package tensor
 
 import (
-	"context"
-	"fmt"
 	"math"
 )
 
@@ -59,51 +57,6 @@ func (h *Histogram) orderStat(k int64) float64 {
 		cum += c
 	}
 	return h.Hi
-}
-
-// Percentiles returns the percentiles ps (each in [0, 100]) of t's finite
-// values: a statistics pass finds the range, then a 4096-bin histogram
-// over it places each percentile to within one bin width, (max−min)/4096
-// (see Histogram.Percentile). p = 0 and p = 100 are the exact minimum and
-// maximum. All are NaN when t has no finite values. Progress covers both
-// passes.
-func Percentiles(ctx context.Context, t *Tensor, ps []float64, progress ProgressFunc) ([]float64, error) {
-	if err := checkNumeric(t, "percentiles"); err != nil {
-		return nil, err
-	}
-	for _, p := range ps {
-		if !(p >= 0 && p <= 100) {
-			return nil, fmt.Errorf("percentiles of %s: %v is not in [0, 100]", t, p)
-		}
-	}
-	meter := newProgressMeter(progress, 2*int64(t.Len()))
-	st, err := computeStats(ctx, t, meter)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]float64, len(ps))
-	if st.Finite == 0 {
-		for i := range out {
-			out[i] = math.NaN()
-		}
-		return out, nil
-	}
-	lo, hi := autoRange(st)
-	h, err := computeHistogram(ctx, t, PercentileBins, lo, hi, meter)
-	if err != nil {
-		return nil, err
-	}
-	for i, p := range ps {
-		switch p {
-		case 0:
-			out[i] = st.Min
-		case 100:
-			out[i] = st.Max
-		default:
-			out[i] = min(max(h.Percentile(p), st.Min), st.Max)
-		}
-	}
-	return out, nil
 }
 
 // PercentileBins is the resolution of Percentiles.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -95,7 +96,7 @@ func (mw *MainWindow) closeCompare(t *compareTab) {
 	mw.tabs.Remove(t.item)
 	for i, x := range mw.compares {
 		if x == t {
-			mw.compares = append(mw.compares[:i], mw.compares[i+1:]...)
+			mw.compares = slices.Delete(mw.compares, i, i+1)
 			break
 		}
 	}

@@ -42,12 +42,6 @@ func newCompareTab(mw *MainWindow, c *compare.Comparison) *compareTab {
 	return t
 }
 
-// ComparisonContent builds the widgets of a comparison tab for c (headless
-// rendering and tests; the GUI makes them through File ▸ Compare With…).
-func ComparisonContent(c *compare.Comparison) fyne.CanvasObject {
-	return newCompareTab(nil, c).content
-}
-
 func (t *compareTab) build() fyne.CanvasObject {
 	t.summary = widget.NewLabel("")
 	t.summary.Truncation = fyne.TextTruncateEllipsis

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -204,7 +205,7 @@ func (mw *MainWindow) removeTab(dt *docTab) {
 	mw.tabs.Remove(dt.item)
 	for i, t := range mw.docTabs {
 		if t == dt {
-			mw.docTabs = append(mw.docTabs[:i], mw.docTabs[i+1:]...)
+			mw.docTabs = slices.Delete(mw.docTabs, i, i+1)
 			break
 		}
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // GraphModel turns a document's graph into what the graph view draws:
-// Const/weight producers folded into their consumers (unless ShowConsts),
+// Const/weight producers folded into their consumers (unless the model was made with showConsts),
 // boxes with key attributes, edges labelled with tensor shapes, and the
 // mapping back to document nodes and values for picking and find.
 type GraphModel struct {
@@ -41,9 +41,6 @@ func NewSubgraphModel(d *formats.Document, g *formats.Graph, showConsts bool) *G
 
 // Graph is the document graph this model draws.
 func (m *GraphModel) Graph() *formats.Graph { return m.g }
-
-// ShowConsts reports whether constant producers are drawn as nodes.
-func (m *GraphModel) ShowConsts() bool { return m.showConsts }
 
 // View is the graph to draw.
 func (m *GraphModel) View() *graphview.Graph { return m.view }

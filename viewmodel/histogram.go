@@ -183,10 +183,6 @@ func (in *Inspector) RenderHistogram(w, h int, style PlotStyle) image.Image {
 	return img
 }
 
-func renderHistogram(r *tensor.Histogram, logCounts bool, w, h int, style PlotStyle) image.Image {
-	return DrawPlot(histogramPlot(r, logCounts, style), w, h)
-}
-
 // histogramPlot is r as a gonum plot, not yet drawn.
 func histogramPlot(r *tensor.Histogram, logCounts bool, style PlotStyle) *plot.Plot {
 	p := plot.New()

@@ -36,7 +36,7 @@ func absDiff(a, b uint32) uint32 {
 
 func TestRenderHistogramDrawsBars(t *testing.T) {
 	h := &tensor.Histogram{Lo: -1, Hi: 1, Counts: []int64{1, 5, 9, 3, 0, 2, 7, 1}}
-	img := renderHistogram(h, false, 600, 300, testStyle)
+	img := DrawPlot(histogramPlot(h, false, testStyle), 600, 300)
 	if img.Bounds().Dx() != 600 || img.Bounds().Dy() != 300 {
 		t.Fatalf("size %v", img.Bounds())
 	}
@@ -47,7 +47,7 @@ func TestRenderHistogramDrawsBars(t *testing.T) {
 	if brightPixels(img) < 100 {
 		t.Errorf("no axes or labels drawn in the foreground colour")
 	}
-	logImg := renderHistogram(h, true, 600, 300, testStyle)
+	logImg := DrawPlot(histogramPlot(h, true, testStyle), 600, 300)
 	if countColour(logImg, DefaultSeriesColors[0]) == 0 {
 		t.Errorf("log-scale histogram drew no bars")
 	}

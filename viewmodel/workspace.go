@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"tensorscope/formats"
@@ -71,7 +72,7 @@ func (w *Workspace) finishOpen(d *formats.Document, src Source, err error, done 
 func (w *Workspace) Close(doc *Doc) {
 	for i, d := range w.Docs {
 		if d == doc {
-			w.Docs = append(w.Docs[:i], w.Docs[i+1:]...)
+			w.Docs = slices.Delete(w.Docs, i, i+1)
 			d.close()
 			w.changed()
 			return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"tensorscope/tensor"
 )
@@ -108,7 +109,7 @@ func (p *placement) gather(ctx context.Context, data []byte, dataOff int64) (*te
 		copy(dst, data[off:off+int64(p.size)])
 		if p.bigEndian {
 			for u := 0; u < p.size; u += swapUnit {
-				reverse(dst[u : u+swapUnit])
+				slices.Reverse(dst[u : u+swapUnit])
 			}
 		}
 		for i := len(idx) - 1; i >= 0; i-- {
@@ -120,17 +121,6 @@ func (p *placement) gather(ctx context.Context, data []byte, dataOff int64) (*te
 		}
 	}
 	return tensor.FromBytes(out, p.dtype, p.shape)
-}
-
-func reverse(b []byte) {
-	switch len(b) {
-	case 2:
-		b[0], b[1] = b[1], b[0]
-	default:
-		for i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
-			b[i], b[j] = b[j], b[i]
-		}
-	}
 }
 
 // fieldPlacements lists every numeric field of a record array, nested

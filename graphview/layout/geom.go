@@ -26,17 +26,6 @@ func exitX(c Point, hw, hh float64, p Point) float64 {
 	return math.Max(c.X-hw+inset, math.Min(c.X+hw-inset, x))
 }
 
-// dedup drops consecutive repeated points (in place).
-func dedup(pts []Point) []Point {
-	out := pts[:1]
-	for _, p := range pts[1:] {
-		if p != out[len(out)-1] {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // xAt is where the polyline first reaches height y (its first point's x if
 // it never does).
 func xAt(route []Point, y float64) float64 {

@@ -3,6 +3,7 @@ package layout
 import (
 	"context"
 	"math"
+	"slices"
 )
 
 // Layout places g. It fails only on malformed input (an edge naming a node
@@ -290,7 +291,7 @@ func (r *run) component(nodes, edges []int32) (Rect, error) {
 			ix := exitX(cb, width[b]/2, height[b]/2, prev)
 			route[k-2] = Point{ix, top[lb]}
 			route[k-1] = Point{ix, cb.Y - height[b]/2}
-			r.pts = r.pts[:int(start)+len(dedup(route))]
+			r.pts = r.pts[:int(start)+len(slices.Compact(route))]
 		}
 		if laneEdge[u] < 0 {
 			laneEdge[u] = int32(i)

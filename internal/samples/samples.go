@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -53,7 +55,7 @@ func Files(tb testing.TB, sub string, exts ...string) []string {
 		if e.IsDir() {
 			continue
 		}
-		if len(exts) == 0 || hasExt(e.Name(), exts) {
+		if len(exts) == 0 || slices.ContainsFunc(exts, func(x string) bool { return strings.HasSuffix(e.Name(), x) }) {
 			out = append(out, filepath.Join(d, e.Name()))
 		}
 	}
@@ -106,13 +108,4 @@ func Seed(f *testing.F, sub string, exts ...string) {
 func fuzzing() bool {
 	fl := flag.Lookup("test.fuzz")
 	return fl != nil && fl.Value.String() != ""
-}
-
-func hasExt(name string, exts []string) bool {
-	for _, x := range exts {
-		if len(name) >= len(x) && name[len(name)-len(x):] == x {
-			return true
-		}
-	}
-	return false
 }

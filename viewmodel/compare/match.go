@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"tensorscope/formats"
@@ -53,10 +54,10 @@ func comparable(e *formats.TensorEntry) bool { return e.HasData() && e.Role != f
 func MatchTensors(a, b *formats.Document, renames Renames) (Matching, error) {
 	ta, tb := withData(a), withData(b)
 	for old, new := range renames {
-		if !hasName(ta, old) {
+		if !slices.ContainsFunc(ta, named(old)) {
 			return Matching{}, fmt.Errorf("--map %s=%s: the first file has no tensor %q with data", old, new, old)
 		}
-		if !hasName(tb, new) {
+		if !slices.ContainsFunc(tb, named(new)) {
 			return Matching{}, fmt.Errorf("--map %s=%s: the second file has no tensor %q with data", old, new, new)
 		}
 	}
@@ -101,11 +102,7 @@ func withData(d *formats.Document) []*formats.TensorEntry {
 	return out
 }
 
-func hasName(es []*formats.TensorEntry, name string) bool {
-	for _, e := range es {
-		if e.Name == name {
-			return true
-		}
-	}
-	return false
+// named matches a tensor entry by name.
+func named(name string) func(*formats.TensorEntry) bool {
+	return func(e *formats.TensorEntry) bool { return e.Name == name }
 }

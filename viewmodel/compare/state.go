@@ -244,9 +244,6 @@ func (c *Comparison) Err() error { return c.err }
 // Tolerance is the isclose tolerance of the over-tolerance counts.
 func (c *Comparison) Tolerance() Tolerance { return c.tol }
 
-// Documents returns the two documents (nil until Ready).
-func (c *Comparison) Documents() (a, b *formats.Document) { return c.docA, c.docB }
-
 // Matching is how the tensors were paired.
 func (c *Comparison) Matching() Matching { return c.matching }
 
