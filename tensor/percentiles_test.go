@@ -47,4 +47,3 @@ func percentiles(ctx context.Context, t *Tensor, ps []float64, progress Progress
 	}
 	return out, nil
 }
-
