@@ -454,8 +454,7 @@ func appendJSONValue(b []byte, v any) ([]byte, error) {
 // strings jsonFloat gives them).
 func appendJSONFloat(b []byte, f float64) []byte {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		j, _ := json.Marshal(jsonFloat(f))
-		return append(b, j...)
+		return appendJSONString(b, jsonFloat(f).(string))
 	}
 	abs := math.Abs(f)
 	format := byte('f')

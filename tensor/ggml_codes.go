@@ -17,10 +17,9 @@ func BlockCodes(t *Tensor) (*Tensor, error) {
 		return nil, fmt.Errorf("codes: %s stores lattice grid indices, not one code per element", t.dtype)
 	}
 	ub, ue := t.dtype.UnitBytes(), t.dtype.UnitElems()
-	n, _ := NumElements(t.shape)
-	blocks := n / ue
+	blocks := t.Len() / ue
 	src := t.storage.Bytes()[t.offset : t.offset+blocks*ub]
-	out := make([]byte, n)
+	out := make([]byte, t.Len())
 	for i := 0; i < blocks; i++ {
 		codes(src[i*ub:(i+1)*ub], out[i*ue:(i+1)*ue])
 	}

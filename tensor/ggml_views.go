@@ -26,8 +26,7 @@ func wholeBlocks(t *Tensor, op string) (rows int, blocksPerRow int, err error) {
 	if cols%dt.UnitElems() != 0 {
 		return 0, 0, fmt.Errorf("%s: rows of %d elements are not whole %s blocks", op, cols, dt)
 	}
-	n, _ := NumElements(t.shape)
-	return n / max(cols, 1), cols / dt.UnitElems(), nil
+	return t.Len() / max(cols, 1), cols / dt.UnitElems(), nil
 }
 
 // blockShape is t's shape with the last dimension counted in per-block units.
@@ -102,8 +101,7 @@ func fieldView(t *Tensor, off int, dt DType) (*Tensor, error) {
 
 func gatherIQ1MScales(t *Tensor) (*Tensor, error) {
 	ub := t.dtype.UnitBytes()
-	n, _ := NumElements(t.shape)
-	blocks := n / t.dtype.UnitElems()
+	blocks := t.Len() / t.dtype.UnitElems()
 	src := t.storage.Bytes()[t.offset : t.offset+blocks*ub]
 	out := make([]byte, 2*blocks)
 	for i := 0; i < blocks; i++ {
@@ -131,8 +129,7 @@ func SubBlockScales(t *Tensor, mins bool) (*Tensor, error) {
 		return nil, fmt.Errorf("sub-block scales: big-endian %s is not supported", t.dtype)
 	}
 	ub := t.dtype.UnitBytes()
-	n, _ := NumElements(t.shape)
-	blocks := n / t.dtype.UnitElems()
+	blocks := t.Len() / t.dtype.UnitElems()
 	src := t.storage.Bytes()[t.offset : t.offset+blocks*ub]
 	out := make([]float32, blocks*per)
 	for i := 0; i < blocks; i++ {

@@ -114,8 +114,8 @@ func (t *MetaTree) Path(id string) string {
 	var b strings.Builder
 	n := t.root
 	for _, part := range strings.Split(id, "/") {
-		i, _ := strconv.Atoi(part)
-		if n.IsLeaf() || i >= len(n.Children) {
+		i, err := strconv.Atoi(part) // ids are the tree's own; a stale one ends the walk
+		if err != nil || n.IsLeaf() || i < 0 || i >= len(n.Children) {
 			break
 		}
 		if n.List {

@@ -37,6 +37,7 @@ type record struct {
 	name   string
 	at     int64 // offset of the record (its name length)
 	shape  []int
+	elems  int   // the shape's element count, checked when read
 	offset int64 // offset of the f32 data
 }
 
@@ -103,7 +104,7 @@ func decode(src *formats.Source) (*formats.Document, error) {
 	}
 
 	for _, rec := range records {
-		n, _ := tensor.NumElements(rec.shape)
+		n := rec.elems
 		e := &formats.TensorEntry{
 			Name: rec.name, DType: tensor.Float32, Shape: rec.shape,
 			Offset: rec.offset, NBytes: int64(n) * 4, Role: formats.RoleWeight,
@@ -146,6 +147,7 @@ func readRecord(r *formats.Reader, doc *formats.Document, i int) (record, error)
 	if err != nil {
 		return rec, formats.Errorf(ndimAt+4, "tensor %q: shape %v: %v", rec.name, rec.shape, err)
 	}
+	rec.elems = n
 	rec.offset = r.Offset()
 	if int64(n) > r.Remaining()/4 {
 		return rec, formats.Errorf(rec.offset, "tensor %q: shape %v needs %d bytes of f32 data, only %d left in the file",

@@ -92,7 +92,11 @@ func writeField(sb *strings.Builder, f field, b []byte) {
 		writeElement(sb, f.elem, b[f.offset:f.offset+f.elem.size], true)
 		return
 	}
-	n, _ := tensor.NumElements(f.subshape)
+	n, err := tensor.NumElements(f.subshape) // checked when the descr was read; kept safe all the same
+	if err != nil {
+		sb.WriteString("[…]")
+		return
+	}
 	sb.WriteByte('[')
 	for i := 0; i < n; i++ {
 		if i > 0 {

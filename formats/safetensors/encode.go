@@ -105,8 +105,14 @@ func EncodeHeader(tensors []Named, metadata map[string]string) ([]byte, error) {
 		if i > 0 || len(metadata) > 0 {
 			js.WriteByte(',')
 		}
-		key, _ := json.Marshal(n.Name)
-		shape, _ := json.Marshal(nonNil(n.Tensor.Shape()))
+		key, err := json.Marshal(n.Name)
+		if err != nil {
+			return nil, fmt.Errorf("tensor %q: %v", n.Name, err)
+		}
+		shape, err := json.Marshal(nonNil(n.Tensor.Shape()))
+		if err != nil {
+			return nil, fmt.Errorf("tensor %q: %v", n.Name, err)
+		}
 		fmt.Fprintf(&js, `%s:{"dtype":"%s","shape":%s,"data_offsets":[%d,%d]}`, key, name, shape, offset, offset+size)
 		offset += size
 	}

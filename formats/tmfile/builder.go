@@ -26,7 +26,11 @@ func NewBuilder(origFormat int32, name string) *Builder {
 // Input adds an InputOp node whose fp32 tensor is a graph input; it returns
 // the tensor index.
 func (b *Builder) Input(name string, dims []int32) int {
-	op, _ := NewOperator("InputOp")
+	op, err := NewOperator("InputOp")
+	if err != nil {
+		b.fail(err)
+		return -1
+	}
 	t := b.node(name, op, nil, dims, TypeInput, DataFP32)
 	if t >= 0 {
 		b.m.Inputs = append(b.m.Inputs, uint32(len(b.m.Nodes)-1))
@@ -63,7 +67,11 @@ func (b *Builder) ConstRaw(name string, dims []int32, dataType int32, size uint3
 		b.fail(fmt.Errorf("tmfile: const %q has %d bytes of data for a %d-byte buffer", name, len(data), size))
 		return -1
 	}
-	op, _ := NewOperator("Const")
+	op, err := NewOperator("Const")
+	if err != nil {
+		b.fail(err)
+		return -1
+	}
 	t := b.node(name, op, nil, dims, TypeConst, dataType)
 	if t < 0 {
 		return t

@@ -93,9 +93,8 @@ func decodeV1(src *formats.Source) (*formats.Document, error) {
 	shape := all[4-ndim:]
 	for i := 0; i < 4-int(ndim); i++ {
 		if dims[i] != 1 {
-			n, _ := tensor.NumElements(shape)
-			doc.Warn(24+4*int64(i), "dims[%d] is %d but ndim %d leaves it unused (expected 1): the tensor %v holds the first %d of the %d stored elements",
-				i, dims[i], ndim, shape, n, total)
+			doc.Warn(24+4*int64(i), "dims[%d] is %d but ndim %d leaves it unused (expected 1): the tensor %v %s",
+				i, dims[i], ndim, shape, holds(shape, int64(total)))
 		}
 	}
 	blk := &block{dtype: dc.dtype, shape: shape, offset: headerSizeV1, size: dataSize, raw: dataSize}
@@ -121,4 +120,14 @@ func int64s(s []int) []int64 {
 		out[i] = int64(v)
 	}
 	return out
+}
+
+// holds says how much of the stored elements a shape takes: "holds the
+// first 6 of the 24 stored elements", or why it cannot.
+func holds(shape []int, stored int64) string {
+	n, err := tensor.NumElements(shape)
+	if err != nil {
+		return fmt.Sprintf("cannot be read: %v", err)
+	}
+	return fmt.Sprintf("holds the first %d of the %d stored elements", n, stored)
 }

@@ -161,9 +161,8 @@ func decodeV3(src *formats.Source) (*formats.Document, error) {
 	if shape == nil {
 		shape = []int{}
 	}
-	if n, _ := tensor.NumElements(shape); int64(n) != int64(numel) {
-		doc.Warn(20, "dims %v with ndim %d give the tensor %v, which holds the first %d of the %d stored elements",
-			dims, ndim, shape, n, numel)
+	if n, err := tensor.NumElements(shape); err != nil || int64(n) != int64(numel) {
+		doc.Warn(20, "dims %v with ndim %d give the tensor %v, which %s", dims, ndim, shape, holds(shape, int64(numel)))
 	}
 
 	blk := &block{dtype: dc.dtype, shape: shape, offset: off, size: payload, raw: raw,
