@@ -47,7 +47,8 @@
 // in unitSwappers) from an init function; without one its tensors are
 // listed but ErrNotNumeric.
 //
-// Imports: the standard library and github.com/x448/float16 only; nothing of
-// Tensorscope's own. Everything above (formats, graphview, viewmodel, ui)
-// may import tensor.
+// Imports: the standard library, github.com/x448/float16 (half-precision
+// conversion) and golang.org/x/sys/cpu (the AVX check of the statistics
+// loop); nothing of Tensorscope's own. formats, viewmodel, ui and cli
+// import tensor; graphview does not.
 package tensor
