@@ -12,6 +12,8 @@ import (
 	"tensorscope/viewmodel"
 )
 
+// The bar's gradient and its labels' widths, at the default text size (see
+// themePx).
 const (
 	colorBarWidth  = 16
 	colorBarLabels = 64
@@ -45,7 +47,7 @@ func (c *colorBar) CreateRenderer() fyne.WidgetRenderer {
 }
 
 func (c *colorBar) MinSize() fyne.Size {
-	return fyne.NewSize(colorBarWidth+colorBarLabels+8, 120)
+	return themeSize(colorBarWidth+colorBarLabels+8, 120)
 }
 
 type colorBarRenderer struct {
@@ -85,13 +87,11 @@ func (r *colorBarRenderer) Layout(size fyne.Size) {
 	fg := theme.Color(theme.ColorNameForeground)
 	textSize := theme.TextSize() * 0.8
 	lineH := textSize * 1.6
-	barH := size.Height - swatchRows*lineH - 12
-	if barH < 20 {
-		barH = 20
-	}
-	top := float32(6)
+	barW := themePx(colorBarWidth)
+	barH := max(size.Height-swatchRows*lineH-themePx(12), themePx(20))
+	top := themePx(6)
 	r.grad.Move(fyne.NewPos(0, top))
-	r.grad.Resize(fyne.NewSize(colorBarWidth, barH))
+	r.grad.Resize(fyne.NewSize(barW, barH))
 	r.objects = append(r.objects, r.grad)
 	ticks := niceTicks
 	if cm.Diverging {
@@ -100,15 +100,15 @@ func (r *colorBarRenderer) Layout(size fyne.Size) {
 	for _, v := range ticks(res.Lo, res.Hi, 6) {
 		pos := cm.Position(v, res.Lo, res.Hi)
 		y := top + float32(1-pos)*barH
-		r.objects = append(r.objects, tickLine(colorBarWidth, y, colorBarWidth+4, y, fg))
+		r.objects = append(r.objects, tickLine(barW, y, barW+themePx(4), y, fg))
 		t := canvas.NewText(viewmodel.FormatFloat(v, 4), fg)
 		t.TextSize = textSize
 		ts := t.MinSize()
-		t.Move(fyne.NewPos(colorBarWidth+6, y-ts.Height/2))
+		t.Move(fyne.NewPos(barW+themePx(6), y-ts.Height/2))
 		t.Resize(ts)
 		r.objects = append(r.objects, t)
 	}
-	y := top + barH + 8
+	y := top + barH + themePx(8)
 	for _, s := range []struct {
 		name string
 		col  color.Color
@@ -117,10 +117,10 @@ func (r *colorBarRenderer) Layout(size fyne.Size) {
 		sw.StrokeColor = theme.Color(theme.ColorNameSeparator)
 		sw.StrokeWidth = 1
 		sw.Move(fyne.NewPos(2, y+2))
-		sw.Resize(fyne.NewSize(colorBarWidth-4, lineH-4))
+		sw.Resize(fyne.NewSize(barW-4, lineH-4))
 		t := canvas.NewText(s.name, fg)
 		t.TextSize = textSize
-		t.Move(fyne.NewPos(colorBarWidth+6, y))
+		t.Move(fyne.NewPos(barW+themePx(6), y))
 		t.Resize(t.MinSize())
 		r.objects = append(r.objects, sw, t)
 		y += lineH

@@ -74,7 +74,7 @@ func (v *compareGraphView) changeTable() *widget.Table {
 			l := widget.NewLabel("")
 			l.Truncation = fyne.TextTruncateEllipsis
 			swatch := canvas.NewRectangle(color.Transparent)
-			swatch.SetMinSize(fyne.NewSize(6, 6))
+			swatch.SetMinSize(themeSize(6, 6))
 			return container.NewBorder(nil, nil, swatch, nil, l)
 		},
 		func(id widget.TableCellID, o fyne.CanvasObject) {

@@ -77,7 +77,7 @@ func (mw *MainWindow) compareTabsDialog() {
 		}
 		mw.Compare(docs[selA.SelectedIndex()].Source, docs[selB.SelectedIndex()].Source)
 	}, mw.win)
-	d.Resize(fyne.NewSize(520, d.MinSize().Height))
+	d.Resize(fyne.NewSize(themePx(520), d.MinSize().Height))
 	d.Show()
 }
 

@@ -112,13 +112,13 @@ func (v *comparePairView) histogramsTab() fyne.CanvasObject {
 			return p.RenderOverlay(w, h, plotStyle())
 		}
 		return nil
-	}, fyne.NewSize(240, 160))
+	}, themeSize(240, 160))
 	v.diffHist = newPlotRaster(func(w, h int) image.Image {
 		if p := v.c.Pair(); p != nil {
 			return p.RenderDiffHistogram(w, h, plotStyle())
 		}
 		return nil
-	}, fyne.NewSize(240, 160))
+	}, themeSize(240, 160))
 	heads := func(text string, o fyne.CanvasObject) fyne.CanvasObject {
 		return container.NewBorder(widget.NewLabelWithStyle(text, fyne.TextAlignCenter, fyne.TextStyle{Bold: true}), nil, nil, nil, o)
 	}

@@ -43,7 +43,7 @@ func newPendingTab(mw *MainWindow, name string) *docTab {
 func pendingContent(name string) (fyne.CanvasObject, *widget.ProgressBarInfinite) {
 	bar := widget.NewProgressBarInfinite()
 	msg := widget.NewLabelWithStyle("Opening "+name+"…", fyne.TextAlignCenter, fyne.TextStyle{})
-	return container.NewCenter(container.NewVBox(msg, container.NewGridWrap(fyne.NewSize(300, bar.MinSize().Height), bar))), bar
+	return container.NewCenter(container.NewVBox(msg, container.NewGridWrap(fyne.NewSize(themePx(300), bar.MinSize().Height), bar))), bar
 }
 
 // setDoc fills a pending tab with its opened document.

@@ -55,7 +55,7 @@ func (ed *errorDialog) add(msg string, win fyne.Window) {
 	ed.text.Wrapping = fyne.TextWrapWord
 	icon := widget.NewIcon(theme.NewErrorThemedResource(theme.ErrorIcon()))
 	scroll := container.NewVScroll(ed.text)
-	scroll.SetMinSize(fyne.NewSize(560, 90))
+	scroll.SetMinSize(themeSize(560, 90))
 	body := container.NewBorder(ed.count, nil, container.NewVBox(icon), nil, scroll)
 	d := dialog.NewCustom("Error", "OK", body, win)
 	d.SetOnClosed(func() {
@@ -64,7 +64,7 @@ func (ed *errorDialog) add(msg string, win fyne.Window) {
 		errorDialogsMu.Unlock()
 	})
 	ed.dlg = d
-	d.Resize(fyne.NewSize(640, 220))
+	d.Resize(themeSize(640, 220))
 	d.Show()
 }
 

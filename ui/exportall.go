@@ -29,7 +29,7 @@ func (dt *docTab) exportAll() {
 		label := widget.NewLabel("Writing " + filepath.Base(path) + "…")
 		box := container.NewVBox(label, bar)
 		progress := dialog.NewCustom("Export all tensors", "Cancel", box, win)
-		progress.Resize(fyne.NewSize(420, box.MinSize().Height+120))
+		progress.Resize(fyne.NewSize(themePx(420), box.MinSize().Height+themePx(120)))
 		task := dt.doc.ExportAll(path, bar.SetValue, func(note string, err error) {
 			progress.Hide()
 			showExported(win, "Tensors exported", path, note, err)

@@ -15,10 +15,12 @@ import (
 	"tensorscope/viewmodel"
 )
 
+// Gaps around the heatmap, at the default text size (see themePx).
 const (
 	heatTickLen   = 4
 	heatLeftGap   = 56 // room for row tick labels
 	heatBottomGap = 22 // room for column tick labels
+	heatBarGap    = 14 // between the heatmap and its colour bar
 	zoomStep      = 1.25
 )
 
@@ -58,16 +60,16 @@ func (h *heatmapView) CreateRenderer() fyne.WidgetRenderer {
 	return r
 }
 
-func (h *heatmapView) MinSize() fyne.Size { return fyne.NewSize(200, 120) }
+func (h *heatmapView) MinSize() fyne.Size { return themeSize(200, 120) }
 
 // imageRect is where the image goes: the area right of the row ticks and
 // above the column ticks, keeping square cells unless the plane is more
 // than three times wider than tall (or the reverse), when it stretches.
 func (h *heatmapView) imageRect(size fyne.Size) (fyne.Position, fyne.Size) {
-	w := size.Width - heatLeftGap - 4
-	ht := size.Height - heatBottomGap - 4
+	w := size.Width - themePx(heatLeftGap+4)
+	ht := size.Height - themePx(heatBottomGap+4)
 	if w < 1 || ht < 1 {
-		return fyne.NewPos(heatLeftGap, 4), fyne.NewSize(1, 1)
+		return fyne.NewPos(themePx(heatLeftGap), themePx(4)), fyne.NewSize(1, 1)
 	}
 	res := h.in.Heatmap()
 	if res != nil {
@@ -80,7 +82,7 @@ func (h *heatmapView) imageRect(size fyne.Size) (fyne.Position, fyne.Size) {
 			}
 		}
 	}
-	return fyne.NewPos(heatLeftGap, 4), fyne.NewSize(w, ht)
+	return fyne.NewPos(themePx(heatLeftGap), themePx(4)), fyne.NewSize(w, ht)
 }
 
 // cellAt maps a widget position to a grid cell, ok false outside the image.
@@ -242,12 +244,12 @@ func (r *heatmapRenderer) buildTicks(pos fyne.Position, sz fyne.Size) {
 		for _, e := range rows {
 			cell := float32((e-v.Row)/g.RowStep) + 0.5
 			y := pos.Y + cell/float32(g.Rows)*sz.Height
-			r.ticks = append(r.ticks, tickLine(pos.X-heatTickLen, y, pos.X, y, fg))
+			r.ticks = append(r.ticks, tickLine(pos.X-themePx(heatTickLen), y, pos.X, y, fg))
 			t := canvas.NewText(fmt.Sprint(e), fg)
 			t.TextSize = textSize
 			t.Alignment = fyne.TextAlignTrailing
 			ts := t.MinSize()
-			t.Move(fyne.NewPos(pos.X-heatTickLen-2-ts.Width, y-ts.Height/2))
+			t.Move(fyne.NewPos(pos.X-themePx(heatTickLen+2)-ts.Width, y-ts.Height/2))
 			t.Resize(ts)
 			r.ticks = append(r.ticks, t)
 		}
@@ -256,11 +258,11 @@ func (r *heatmapRenderer) buildTicks(pos fyne.Position, sz fyne.Size) {
 			cell := float32((e-v.Col)/g.ColStep) + 0.5
 			x := pos.X + cell/float32(g.Cols)*sz.Width
 			y := pos.Y + sz.Height
-			r.ticks = append(r.ticks, tickLine(x, y, x, y+heatTickLen, fg))
+			r.ticks = append(r.ticks, tickLine(x, y, x, y+themePx(heatTickLen), fg))
 			t := canvas.NewText(fmt.Sprint(e), fg)
 			t.TextSize = textSize
 			ts := t.MinSize()
-			t.Move(fyne.NewPos(x-ts.Width/2, y+heatTickLen))
+			t.Move(fyne.NewPos(x-ts.Width/2, y+themePx(heatTickLen)))
 			t.Resize(ts)
 			r.ticks = append(r.ticks, t)
 		}
@@ -289,19 +291,17 @@ func newHeatmapArea(h *heatmapView, bar *colorBar) *fyne.Container {
 	return container.New(&heatmapArea{h: h, bar: bar}, h, bar)
 }
 
-const heatBarGap = 14
-
 func (a *heatmapArea) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 	barW := a.bar.MinSize().Width
-	heatSize := fyne.NewSize(max(size.Width-barW-heatBarGap, 1), size.Height)
+	heatSize := fyne.NewSize(max(size.Width-barW-themePx(heatBarGap), 1), size.Height)
 	a.h.Resize(heatSize)
 	a.h.Move(fyne.NewPos(0, 0))
 	pos, img := a.h.imageRect(heatSize)
-	a.bar.Move(fyne.NewPos(pos.X+img.Width+heatBarGap, 0))
+	a.bar.Move(fyne.NewPos(pos.X+img.Width+themePx(heatBarGap), 0))
 	a.bar.Resize(fyne.NewSize(barW, size.Height))
 }
 
 func (a *heatmapArea) MinSize(_ []fyne.CanvasObject) fyne.Size {
 	h, b := a.h.MinSize(), a.bar.MinSize()
-	return fyne.NewSize(h.Width+heatBarGap+b.Width, max(h.Height, b.Height))
+	return fyne.NewSize(h.Width+themePx(heatBarGap)+b.Width, max(h.Height, b.Height))
 }

@@ -426,8 +426,8 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 	})
 	v.vectorAsMap.Hide()
 	v.rangeBounds = []fyne.CanvasObject{
-		container.NewGridWrap(fyne.NewSize(76, lo.MinSize().Height), lo),
-		container.NewGridWrap(fyne.NewSize(76, hi.MinSize().Height), hi)}
+		container.NewGridWrap(fyne.NewSize(themePx(76), lo.MinSize().Height), lo),
+		container.NewGridWrap(fyne.NewSize(themePx(76), hi.MinSize().Height), hi)}
 	heatTools := []fyne.CanvasObject{
 		container.NewHBox(widget.NewLabel("Rows"), v.rowSel),
 		container.NewHBox(widget.NewLabel("Cols"), v.colSel),
@@ -545,7 +545,7 @@ func newAxisSlider(axis, n, value int, set func(int)) fyne.CanvasObject {
 		s.SetValue(float64(i))
 	}
 	label := widget.NewLabel(fmt.Sprintf("axis %d", axis))
-	right := container.NewHBox(container.NewGridWrap(fyne.NewSize(70, e.MinSize().Height), e),
+	right := container.NewHBox(container.NewGridWrap(fyne.NewSize(themePx(70), e.MinSize().Height), e),
 		widget.NewLabel(fmt.Sprintf("/ %d", n-1)))
 	return container.NewBorder(nil, nil, label, right, s)
 }
@@ -592,11 +592,11 @@ func (v *inspectorView) valuesTab() fyne.CanvasObject {
 // sizeValueColumns gives text (strings, records) wide columns, and shows
 // the Values tab for it: text has no heatmap or histogram.
 func (v *inspectorView) sizeValueColumns() {
-	width := float32(120)
+	width := themePx(120)
 	if v.in.ShowsText() {
-		width = 240
+		width = themePx(240)
 		if _, cols := v.in.PlaneSize(); cols == 1 {
-			width = 900
+			width = themePx(900)
 		}
 		v.tabs.SelectIndex(2)
 	}
@@ -661,8 +661,8 @@ func (v *inspectorView) histogramTab() fyne.CanvasObject {
 	v.binsBox = container.NewHBox(widget.NewLabel("Bins"), bins)
 	controls := newFlowStretchingLast(scope, v.binsBox, logc,
 		container.NewHBox(manual,
-			container.NewGridWrap(fyne.NewSize(90, lo.MinSize().Height), lo),
-			container.NewGridWrap(fyne.NewSize(90, hi.MinSize().Height), hi)),
+			container.NewGridWrap(fyne.NewSize(themePx(90), lo.MinSize().Height), lo),
+			container.NewGridWrap(fyne.NewSize(themePx(90), hi.MinSize().Height), hi)),
 		v.newExprSlot())
 	v.hist.area = newHoverRaster(v.hist.plot.raster, v.hist.hoverAt)
 	return container.NewBorder(controls, container.NewVBox(v.hist.note, v.hist.hover), nil, nil,
@@ -695,7 +695,7 @@ type histogramView struct {
 
 func newHistogramView(in *viewmodel.Inspector) *histogramView {
 	h := &histogramView{in: in, note: widget.NewLabel(""), hover: widget.NewLabel("")}
-	h.plot = newPlotRaster(func(w, ht int) image.Image { return in.RenderHistogram(w, ht, plotStyle()) }, fyne.NewSize(240, 120))
+	h.plot = newPlotRaster(func(w, ht int) image.Image { return in.RenderHistogram(w, ht, plotStyle()) }, themeSize(240, 120))
 	return h
 }
 

@@ -22,7 +22,7 @@ type linePlotView struct {
 // over ("" when nothing).
 func newLinePlotView(in *viewmodel.Inspector, onHover func(string)) *linePlotView {
 	p := &linePlotView{in: in, onHover: onHover}
-	p.plot = newPlotRaster(func(w, h int) image.Image { return in.RenderLinePlot(w, h, plotStyle()) }, fyne.NewSize(240, 120))
+	p.plot = newPlotRaster(func(w, h int) image.Image { return in.RenderLinePlot(w, h, plotStyle()) }, themeSize(240, 120))
 	p.content = container.New(plotWidthLayout{in}, newHoverRaster(p.plot.raster, func(x float64) {
 		p.onHover(p.in.LinePlotInfoAt(x, p.plot.key[0], p.plot.key[1]))
 	}))

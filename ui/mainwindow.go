@@ -284,7 +284,7 @@ func (mw *MainWindow) chooseFile(title string, chosen func(path string)) {
 		dotted[i] = "." + e
 	}
 	d.SetFilter(storage.NewExtensionFileFilter(dotted))
-	d.Resize(fyne.NewSize(900, 600))
+	d.Resize(themeSize(900, 600))
 	d.Show()
 }
 
@@ -442,6 +442,6 @@ func saveFile(win fyne.Window, title, startName string, filters []fileFilter, sa
 		}
 	}
 	d.SetFilter(storage.NewExtensionFileFilter(exts))
-	d.Resize(fyne.NewSize(900, 600))
+	d.Resize(themeSize(900, 600))
 	d.Show()
 }

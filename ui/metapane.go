@@ -144,7 +144,7 @@ func metaExtras(d *viewmodel.Doc) fyne.CanvasObject {
 		}
 		ci := canvas.NewImageFromImage(img)
 		ci.FillMode = canvas.ImageFillContain
-		ci.SetMinSize(fyne.NewSize(640, 300))
+		ci.SetMinSize(themeSize(640, 300))
 		parts = append(parts, container.NewHBox(ci))
 	}
 	if len(parts) == 0 {

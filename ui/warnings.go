@@ -41,7 +41,7 @@ func warningsStrip(win fyne.Window, d *viewmodel.Doc, relayout func()) fyne.Canv
 			text := widget.NewLabel(strings.Join(ws, "\n"))
 			text.Wrapping = fyne.TextWrapWord
 			scroll := container.NewVScroll(text)
-			scroll.SetMinSize(fyne.NewSize(700, 300))
+			scroll.SetMinSize(themeSize(700, 300))
 			dialog.ShowCustom(title, "Close", scroll, win)
 		}))
 	}
