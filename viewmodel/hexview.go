@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"tensorscope/formats"
+	"tensorscope/tensor"
 )
 
 // Hex dump geometry, in the style of `hexdump -C`:
@@ -48,6 +49,10 @@ type HeaderView struct {
 
 	markOff, markLen int64 // see SetMark
 }
+
+// UnreadableBytes stands for bytes of a mapped file that can no longer be
+// read: the file was truncated on disk while it was open.
+const UnreadableBytes = "(unreadable: the file changed on disk; reload it)"
 
 // NewHeaderView shows the document's header span.
 func NewHeaderView(d *formats.Document) *HeaderView {
@@ -179,7 +184,16 @@ func (h *HeaderView) Rows() int {
 func (h *HeaderView) Line(r int) string {
 	start, end := h.Window()
 	off := start + int64(r)*HexBytesPerRow
-	row := h.data[off:min(off+HexBytesPerRow, end)]
+	var buf [HexBytesPerRow]byte
+	// The mapped file may have been truncated on disk: a read past its new
+	// end faults, which CatchFault turns into an error instead of SIGBUS.
+	if err := tensor.CatchFault(func() error {
+		copy(buf[:], h.data[off:min(off+HexBytesPerRow, end)])
+		return nil
+	}); err != nil {
+		return fmt.Sprintf("%08x  %s", off, UnreadableBytes)
+	}
+	row := buf[:min(off+HexBytesPerRow, end)-off]
 	var b strings.Builder
 	fmt.Fprintf(&b, "%08x  ", off)
 	for i := 0; i < HexBytesPerRow; i++ {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"tensorscope/formats"
+	"tensorscope/tensor"
 )
 
 // LazyList returns the long array kept in the file at id (a tokenizer's
@@ -52,7 +53,13 @@ func LazyListRow(l *formats.LazyList, i int) (index, value string) {
 	if l == nil || i < 0 || i >= l.Len {
 		return "", ""
 	}
-	return strconv.Itoa(i), formatLazyValue(l.At(i))
+	var v any
+	// The entries are read from the mapped file, which may have been
+	// truncated on disk since it was opened.
+	if err := tensor.CatchFault(func() error { v = l.At(i); return nil }); err != nil {
+		return strconv.Itoa(i), UnreadableBytes
+	}
+	return strconv.Itoa(i), formatLazyValue(v)
 }
 
 func formatLazyValue(v any) string {

@@ -3,6 +3,8 @@ package compare
 import (
 	"bytes"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"tensorscope/viewmodel"
 	"testing"
@@ -304,4 +306,38 @@ func seq(n int) []float32 {
 		v[i] = float32(i)
 	}
 	return v
+}
+
+// Hovering a comparison whose file B was truncated on disk says the bytes
+// are gone; on code without the fault guard it ends the test binary with
+// SIGBUS.
+func TestComparisonHoverOverTruncatedFile(t *testing.T) {
+	w := seq(8 * 12)
+	shapes := map[string][]int32{"w": {8, 12}}
+	dir := t.TempDir()
+	paths := [2]string{filepath.Join(dir, "a.tmfile"), filepath.Join(dir, "b.tmfile")}
+	for i, path := range paths {
+		if err := os.WriteFile(path, modelBytes(t, []string{"w"}, map[string][]float32{"w": w}, shapes, i == 1), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q := viewmodel.NewQueue()
+	c := NewComparison(q.Post, viewmodel.Source{Path: paths[0]}, viewmodel.Source{Path: paths[1]}, DefaultTolerance)
+	defer c.Close()
+	drainComparison(t, q, c)
+	c.Select(0)
+	drainComparison(t, q, c)
+	p := c.Pair()
+	if p == nil || !p.Loaded() {
+		t.Fatalf("pair view: %+v", p)
+	}
+	if info := p.CellInfo(2, 3); !strings.Contains(info, "a 27, b 27") {
+		t.Fatalf("hover before truncation: %q", info)
+	}
+	if err := os.Truncate(paths[1], 0); err != nil {
+		t.Fatal(err)
+	}
+	if info := p.CellInfo(2, 3); !strings.Contains(info, viewmodel.UnreadableBytes) {
+		t.Errorf("hover after truncation: %q", info)
+	}
 }

@@ -3,6 +3,7 @@ package compare
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"tensorscope/viewmodel"
@@ -242,9 +243,18 @@ func (v *PairView) elementInfo(r, c int) string {
 	if v.colAxis >= 0 {
 		idx[v.colAxis] = c
 	}
-	a, errA := v.a.Float64At(idx)
-	b, errB := v.b.Float64At(idx)
-	if errA != nil || errB != nil {
+	var a, b float64
+	// Both files are mapped and either may have been truncated on disk.
+	err := tensor.CatchFault(func() error {
+		var errA, errB error
+		a, errA = v.a.Float64At(idx)
+		b, errB = v.b.Float64At(idx)
+		return errors.Join(errA, errB)
+	})
+	if errors.Is(err, tensor.ErrFault) {
+		return viewmodel.FormatDims(idx) + ": " + viewmodel.UnreadableBytes
+	}
+	if err != nil {
 		return ""
 	}
 	s := fmt.Sprintf("%s: a %s, b %s, a−b %s", viewmodel.FormatDims(idx), viewmodel.FormatFloat(a, 8), viewmodel.FormatFloat(b, 8), viewmodel.FormatFloat(a-b, 6))
