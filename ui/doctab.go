@@ -30,6 +30,10 @@ type docTab struct {
 	// failed is set when the file could not be decoded: the tab shows the
 	// error and the file's bytes.
 	failed *viewmodel.FailedFile
+	// watcher notices when the file changes on disk, and changed says so
+	// above the panes (nil for in-memory documents).
+	watcher *viewmodel.FileWatcher
+	changed *changedStrip
 }
 
 // newPendingTab is the tab of a file still being decoded.
@@ -50,7 +54,27 @@ func pendingContent(name string) (fyne.CanvasObject, *widget.ProgressBarInfinite
 func (dt *docTab) setDoc(d *viewmodel.Doc) {
 	dt.stopOpening()
 	dt.doc = d
+	if dt.path != "" && dt.watcher == nil {
+		dt.changed = newChangedStrip(func() {
+			dt.mw.tabs.Select(dt.item)
+			dt.mw.reload()
+		})
+		dt.watcher = viewmodel.WatchFile(dt.path, d.Doc.Size, fyne.Do, func(c viewmodel.FileChange) {
+			dt.changed.show(c)
+			if content, ok := dt.item.Content.(*fyne.Container); ok {
+				content.Refresh()
+			}
+		})
+	}
 	dt.rebuild()
+}
+
+// stopWatching ends the file watcher of a tab that is closed for good.
+func (dt *docTab) stopWatching() {
+	if dt.watcher != nil {
+		dt.watcher.Close()
+		dt.watcher = nil
+	}
 }
 
 // stopOpening ends the "Opening…" animation once it is no longer shown.
@@ -88,7 +112,15 @@ func (dt *docTab) rebuild() {
 		dt.tensors.selectTensor(i) // a single tensor opens shown; a reload keeps it
 	}
 	var content *fyne.Container
-	content = container.NewBorder(warningsStrip(dt.mw.win, d, func() { content.Refresh() }), nil, nil, nil, dt.panes)
+	top := container.NewVBox()
+	if dt.changed != nil {
+		dt.changed.hide() // a reload shows the file as it is now
+		top.Add(dt.changed.box)
+	}
+	if w := warningsStrip(dt.mw.win, d, func() { content.Refresh() }); w != nil {
+		top.Add(w)
+	}
+	content = container.NewBorder(top, nil, nil, nil, dt.panes)
 	dt.item.Content = content
 	dt.item.Text = d.Title()
 	dt.mw.tabs.Refresh()

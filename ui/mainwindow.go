@@ -192,6 +192,7 @@ func (mw *MainWindow) closeTab(dt *docTab) {
 		return
 	}
 	dt.close()
+	dt.stopWatching()
 	if dt.doc != nil {
 		mw.ws.Close(dt.doc)
 	} else {
