@@ -25,7 +25,15 @@ func main() {
 
 // runGUI opens the viewer, or hands the files to a viewer already running
 // on this display so they open as tabs there.
-func runGUI(paths []string, stderr io.Writer) int {
+func runGUI(paths []string, stderr io.Writer) (status int) {
+	defer func() {
+		// GLFW panics when the display named cannot be opened (an ssh
+		// session whose forwarded X server has gone, a wrong DISPLAY).
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "tensorscope: cannot open a window on display %q (%v).\n%s", cli.DisplayName(), r, cli.HeadlessHint)
+			status = 1
+		}
+	}()
 	incoming := make(chan []string, 16)
 	primary, delivered, err := instance.Start(AppID, paths, func(ps []string) { incoming <- ps })
 	if delivered {

@@ -95,7 +95,7 @@ func Run(args []string, stdout, stderr io.Writer, gui GUIFunc) int {
 		}
 	}
 	if reason := displayMissing(); reason != "" {
-		fmt.Fprintf(stderr, "tensorscope: %s, so the viewer cannot open a window.\n%s", reason, headlessHint)
+		fmt.Fprintf(stderr, "tensorscope: %s, so the viewer cannot open a window.\n%s", reason, HeadlessHint)
 		return exitBadFile
 	}
 	return gui(args, stderr)

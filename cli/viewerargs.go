@@ -10,8 +10,8 @@ import (
 	"tensorscope/internal/earlyenv"
 )
 
-// headlessHint is what a user without a display can run instead.
-const headlessHint = `Without a display, these commands work:
+// HeadlessHint is what a user without a display can run instead.
+const HeadlessHint = `Without a display, these commands work:
   tensorscope info FILE      the header, tensors and graph
   tensorscope stats FILE     statistics of every tensor
   tensorscope summary FILE   every tensor's health at a glance
@@ -60,4 +60,12 @@ func displayMissing() string {
 		return "there is no display (DISPLAY and WAYLAND_DISPLAY are unset)"
 	}
 	return ""
+}
+
+// DisplayName is the display the viewer opens its window on.
+func DisplayName() string {
+	if d := os.Getenv("WAYLAND_DISPLAY"); d != "" {
+		return d
+	}
+	return os.Getenv("DISPLAY")
 }
