@@ -7,6 +7,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -22,6 +23,8 @@ const usageTemplate = `Tensorscope — a viewer for tensor and model files.
 
 Usage:
   tensorscope [FILE...]                      open the viewer, one tab per file
+  tensorscope --follow DIR                   show the newest model file in DIR, and each
+                                             newer one as it is completely written
   tensorscope info [--json] FILE             summarise a file's header, tensors and graph
   tensorscope stats [--json] FILE [TENSOR...] statistics of tensors (all with data by default;
                                              complex ones by --part, magnitude by default)
@@ -72,8 +75,14 @@ func wrap(text string, width, used int) string {
 	return b.String()
 }
 
-// GUIFunc opens the viewer on paths and returns the exit status.
-type GUIFunc func(paths []string, stderr io.Writer) int
+// Viewer is what the command line asks the viewer to open.
+type Viewer struct {
+	Paths  []string // files, one tab each
+	Follow string   // a folder of checkpoints to follow (--follow DIR)
+}
+
+// GUIFunc opens the viewer and returns the exit status.
+type GUIFunc func(v Viewer, stderr io.Writer) int
 
 // Run dispatches the command line and returns the exit status: a
 // subcommand runs headless, anything else is files for gui.
@@ -90,6 +99,9 @@ func Run(args []string, stdout, stderr io.Writer, gui GUIFunc) int {
 		if cmd, ok := commands[args[0]]; ok {
 			return runCommand(cmd, args[1:], stdout, stderr)
 		}
+		if args[0] == "--follow" {
+			return follow(args[1:], stderr, gui)
+		}
 		if status, bad := checkViewerArgs(args, stderr); bad {
 			return status
 		}
@@ -98,7 +110,24 @@ func Run(args []string, stdout, stderr io.Writer, gui GUIFunc) int {
 		fmt.Fprintf(stderr, "tensorscope: %s, so the viewer cannot open a window.\n%s", reason, HeadlessHint)
 		return exitBadFile
 	}
-	return gui(args, stderr)
+	return gui(Viewer{Paths: args}, stderr)
+}
+
+// follow opens the viewer on a folder of checkpoints: tensorscope --follow DIR.
+func follow(args []string, stderr io.Writer, gui GUIFunc) int {
+	if len(args) != 1 {
+		fmt.Fprintf(stderr, "tensorscope: --follow takes one folder\n\n%s", usage())
+		return exitBadUsage
+	}
+	if st, err := os.Stat(args[0]); err != nil || !st.IsDir() {
+		fmt.Fprintf(stderr, "tensorscope: --follow %s: not a folder\n", args[0])
+		return exitBadUsage
+	}
+	if reason := displayMissing(); reason != "" {
+		fmt.Fprintf(stderr, "tensorscope: %s, so the viewer cannot open a window.\n%s", reason, HeadlessHint)
+		return exitBadFile
+	}
+	return gui(Viewer{Follow: args[0]}, stderr)
 }
 
 // runCommand runs a headless subcommand. The commands read memory-mapped

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -32,8 +33,8 @@ func TestMain(m *testing.M) {
 }
 
 // noViewer stands in for the viewer in tests, which never open a window.
-func noViewer(paths []string, stderr io.Writer) int {
-	fmt.Fprintf(stderr, "test: the viewer would open %q\n", paths)
+func noViewer(v Viewer, stderr io.Writer) int {
+	fmt.Fprintf(stderr, "test: the viewer would open %q, following %q\n", v.Paths, v.Follow)
 	return 3
 }
 
@@ -154,5 +155,19 @@ func TestMisspeltCommandIsUsageError(t *testing.T) {
 	_, errOut, code = runChild(t, []string{"DISPLAY=:0"}, "a.npy", "b.npy")
 	if code != 3 || !strings.Contains(errOut, "the viewer would open") {
 		t.Errorf("plain files: exit %d, stderr:\n%s", code, errOut)
+	}
+}
+
+// --follow takes one folder and hands it to the viewer.
+func TestFollowArguments(t *testing.T) {
+	dir := t.TempDir()
+	_, errOut, code := runChild(t, []string{"DISPLAY=:0"}, "--follow", dir)
+	if code != 3 || !strings.Contains(errOut, "following \""+dir+"\"") {
+		t.Errorf("--follow DIR: exit %d, stderr:\n%s", code, errOut)
+	}
+	for _, args := range [][]string{{"--follow"}, {"--follow", dir, dir}, {"--follow", filepath.Join(dir, "missing")}} {
+		if _, errOut, code := runChild(t, []string{"DISPLAY=:0"}, args...); code != 2 || !strings.Contains(errOut, "--follow") {
+			t.Errorf("%q: exit %d, stderr:\n%s", args, code, errOut)
+		}
 	}
 }

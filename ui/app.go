@@ -11,6 +11,7 @@ type Options struct {
 	Version  string
 	Icon     []byte   // PNG
 	Paths    []string // files to open, one tab each
+	Follow   string   // a folder whose newest model file is shown, and followed (see MainWindow.Follow)
 	DemoName string   // opened when Paths is empty
 	Demo     []byte
 	// Incoming carries files that later launches of the app hand over

@@ -54,19 +54,28 @@ func pendingContent(name string) (fyne.CanvasObject, *widget.ProgressBarInfinite
 func (dt *docTab) setDoc(d *viewmodel.Doc) {
 	dt.stopOpening()
 	dt.doc = d
-	if dt.path != "" && dt.watcher == nil {
+	dt.watchFile()
+	dt.rebuild()
+}
+
+// watchFile starts noticing changes of the tab's file on disk (nothing for
+// in-memory documents, or when it already does).
+func (dt *docTab) watchFile() {
+	if dt.path == "" || dt.watcher != nil || dt.doc == nil {
+		return
+	}
+	if dt.changed == nil {
 		dt.changed = newChangedStrip(func() {
 			dt.mw.tabs.Select(dt.item)
 			dt.mw.reload()
 		})
-		dt.watcher = viewmodel.WatchFile(dt.path, d.Doc.Size, fyne.Do, func(c viewmodel.FileChange) {
-			dt.changed.show(c)
-			if content, ok := dt.item.Content.(*fyne.Container); ok {
-				content.Refresh()
-			}
-		})
 	}
-	dt.rebuild()
+	dt.watcher = viewmodel.WatchFile(dt.path, dt.doc.Doc.Size, fyne.Do, func(c viewmodel.FileChange) {
+		dt.changed.show(c)
+		if content, ok := dt.item.Content.(*fyne.Container); ok {
+			content.Refresh()
+		}
+	})
 }
 
 // stopWatching ends the file watcher of a tab that is closed for good.

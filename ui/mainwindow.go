@@ -27,11 +27,14 @@ type MainWindow struct {
 	tabs     *container.DocTabs
 	docTabs  []*docTab
 	compares []*compareTab // comparison tabs (compare_menu.go)
-	shift    shiftHeld
-	empty    fyne.CanvasObject
-	body     *fyne.Container
-	status   *widget.Label
-	opening  int
+	// follower follows a folder of checkpoints in followTab (follow.go).
+	follower  *viewmodel.Follower
+	followTab *docTab
+	shift     shiftHeld
+	empty     fyne.CanvasObject
+	body      *fyne.Container
+	status    *widget.Label
+	opening   int
 }
 
 // NewMainWindow builds the window; Start shows it and opens the files.
@@ -67,6 +70,7 @@ func (mw *MainWindow) quit() {
 	for _, t := range mw.compares {
 		t.close()
 	}
+	mw.stopFollowing()
 	mw.ws.CloseAll()
 	mw.win.Close()
 }
@@ -77,7 +81,10 @@ func (mw *MainWindow) Window() fyne.Window { return mw.win }
 // Start shows the window and opens the initial files, or the demo model.
 func (mw *MainWindow) Start() {
 	mw.win.Show()
-	if len(mw.opts.Paths) == 0 && len(mw.opts.Demo) > 0 {
+	if mw.opts.Follow != "" {
+		mw.Follow(mw.opts.Follow)
+	}
+	if len(mw.opts.Paths) == 0 && mw.opts.Follow == "" && len(mw.opts.Demo) > 0 {
 		mw.OpenBytes(mw.opts.DemoName, mw.opts.Demo)
 	}
 	for _, p := range mw.opts.Paths {
@@ -193,6 +200,9 @@ func (mw *MainWindow) closeTab(dt *docTab) {
 	}
 	dt.close()
 	dt.stopWatching()
+	if dt == mw.followTab {
+		mw.stopFollowing()
+	}
 	if dt.doc != nil {
 		mw.ws.Close(dt.doc)
 	} else {
@@ -338,12 +348,13 @@ func (mw *MainWindow) mainMenu() *fyne.MainMenu {
 			dt.graph.export()
 		}
 	})
+	follow := fyne.NewMenuItem("Follow Folder…", mw.followDialog)
 	compareWith := fyne.NewMenuItem("Compare With…", mw.compareWithDialog)
 	compareTabs := fyne.NewMenuItem("Compare Tabs…", mw.compareTabsDialog)
 	quit := fyne.NewMenuItem("Quit", mw.quit)
 	quit.Shortcut = shortcutQuit
 	quit.IsQuit = true
-	file := fyne.NewMenu("File", open, recent, fyne.NewMenuItemSeparator(), compareWith, compareTabs,
+	file := fyne.NewMenu("File", open, recent, follow, fyne.NewMenuItemSeparator(), compareWith, compareTabs,
 		fyne.NewMenuItemSeparator(), exportTensor, exportAll, exportGraph,
 		fyne.NewMenuItemSeparator(), reload, closeTab, fyne.NewMenuItemSeparator(), quit)
 

@@ -83,7 +83,12 @@ func (w *Workspace) Close(doc *Doc) {
 // Reload reads doc's file again (it may have changed on disk) and replaces
 // the tab's document, keeping its place. On error the old document stays.
 func (w *Workspace) Reload(doc *Doc, done func(error)) *Task {
-	src := doc.Source
+	return w.ReloadFrom(doc, doc.Source, done)
+}
+
+// ReloadFrom replaces doc's file by src's, keeping the user's place as a
+// reload does: how a followed folder moves to its next checkpoint.
+func (w *Workspace) ReloadFrom(doc *Doc, src Source, done func(error)) *Task {
 	return StartTask(w.post, nil, func(ctx context.Context, _ Progress) (*formats.Document, error) {
 		if src.Path != "" {
 			return formats.Open(src.Path)
@@ -96,6 +101,7 @@ func (w *Workspace) Reload(doc *Doc, done func(error)) *Task {
 			}
 			return
 		}
+		doc.Source = src
 		doc.replace(d)
 		w.changed()
 		if done != nil {
