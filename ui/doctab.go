@@ -34,6 +34,7 @@ type docTab struct {
 	// above the panes (nil for in-memory documents).
 	watcher *viewmodel.FileWatcher
 	changed *changedStrip
+	follow  *followStrip // the followed folder's bar, for the tab that follows one
 }
 
 // newPendingTab is the tab of a file still being decoded.
@@ -122,6 +123,9 @@ func (dt *docTab) rebuild() {
 	}
 	var content *fyne.Container
 	top := container.NewVBox()
+	if dt.follow != nil {
+		top.Add(dt.follow.box)
+	}
 	if dt.changed != nil {
 		dt.changed.hide() // a reload shows the file as it is now
 		top.Add(dt.changed.box)
