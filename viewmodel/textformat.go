@@ -179,3 +179,12 @@ func CountNoun(n int, noun string) string {
 	}
 	return FormatCount(int64(n)) + " " + noun + "s"
 }
+
+// Plural spells a count with its noun, adding "s" unless the count is one:
+// "1 pair", "3 pairs", "0 nodes".
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}

@@ -84,7 +84,7 @@ func TestComparisonListsPairsMostDifferentFirst(t *testing.T) {
 		t.Errorf("row text %q / %q", title, detail)
 	}
 	s := c.Summary()
-	if !strings.Contains(s, "2 pairs: 1 within") || !strings.Contains(s, "graphs: 1 nodes added, 0 removed") {
+	if !strings.Contains(s, "2 pairs: 1 within") || !strings.Contains(s, "graphs: 1 node added, 0 removed") {
 		t.Errorf("summary %q", s)
 	}
 	if g := c.Graph(); g == nil || len(g.Added) != 1 {

@@ -268,13 +268,13 @@ func (c *Comparison) Summary() string {
 			within++
 		}
 	}
-	s := fmt.Sprintf("%d pairs: %d within rtol=%g atol=%g, %d differ; %d only in A, %d only in B",
-		len(c.figures), within, c.tol.RTol, c.tol.ATol, len(c.figures)-within, len(c.matching.OnlyA), len(c.matching.OnlyB))
+	s := fmt.Sprintf("%s: %d within rtol=%g atol=%g, %d differ; %d only in A, %d only in B",
+		viewmodel.Plural(len(c.figures), "pair"), within, c.tol.RTol, c.tol.ATol, len(c.figures)-within, len(c.matching.OnlyA), len(c.matching.OnlyB))
 	if g := c.graph; g != nil {
 		if g.Same() {
 			s += "; graphs: same nodes, ops and attributes"
 		} else {
-			s += fmt.Sprintf("; graphs: %d nodes added, %d removed, %d changed", len(g.Added), len(g.Removed), len(g.Changed))
+			s += fmt.Sprintf("; graphs: %s added, %d removed, %d changed", viewmodel.Plural(len(g.Added), "node"), len(g.Removed), len(g.Changed))
 		}
 	}
 	return s
