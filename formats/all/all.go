@@ -10,5 +10,6 @@ import (
 	_ "tensorscope/formats/safetensors"
 	_ "tensorscope/formats/tmfile"
 	_ "tensorscope/formats/tsm"
+	_ "tensorscope/formats/tflite"
 	_ "tensorscope/formats/tsr"
 )
