@@ -74,7 +74,7 @@ func decode(src *formats.Source) (*formats.Document, error) {
 	d.graphs = make([]*formats.Graph, d.nsub)
 	d.state = make([]uint8, d.nsub)
 	d.reached = make([]bool, d.nsub)
-	d.custom = formats.NewList("custom_options")
+	d.custom = formats.NewObject("custom_options")
 	d.doc.Graph = d.graph(0, 0)
 	d.metadata()
 	if d.suppresed > 0 {

@@ -70,7 +70,7 @@ func (d *decoder) build(s, depth int) *formats.Graph {
 		if cap(ids)-len(ids) < n {
 			ids = make([]int, 0, max(4096, n))
 		}
-		out := ids[len(ids):len(ids):len(ids)+n]
+		out := ids[len(ids) : len(ids) : len(ids)+n]
 		ids = ids[:len(ids)+n]
 		return out
 	}
