@@ -69,3 +69,28 @@ func TestPerChannelDequantisationByHand(t *testing.T) {
 		t.Errorf("CONV_2D meaning %+v", m)
 	}
 }
+
+func TestBuffersOutsideTheFlatbuffer(t *testing.T) {
+	m := perChannelModel()
+	m.Large = true
+	data := m.Bytes()
+	doc, err := decodeBytes(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := doc.Tensor("conv/weight")
+	if e == nil || !e.HasData() || e.NBytes != 6 || e.Offset < int64(len(data))-6-16 {
+		t.Fatalf("weight %+v in a file of %d bytes", e, len(data))
+	}
+	x, err := e.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]float64, x.Len())
+	if err := x.ReadFloat64s(0, got); err != nil {
+		t.Fatal(err)
+	}
+	if want := []float64{2, -2, 5, 9, 127, -128}; !slices.Equal(got, want) {
+		t.Errorf("values %v, want %v", got, want)
+	}
+}

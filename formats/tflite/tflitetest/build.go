@@ -59,6 +59,9 @@ type Model struct {
 	Codes     []int32 // builtin operator codes
 	Subgraphs []Subgraph
 	Buffers   [][]byte
+	// Large puts the buffers after the flatbuffer, found by their offset
+	// and size fields, as converters write models over 2 GB.
+	Large bool
 }
 
 func ints(b *flatbuffers.Builder, start func(*flatbuffers.Builder, int) flatbuffers.UOffsetT, v []int32) flatbuffers.UOffsetT {
@@ -79,9 +82,44 @@ func offsets(b *flatbuffers.Builder, start func(*flatbuffers.Builder, int) flatb
 
 // Bytes serialises the model with the file identifier TFL3.
 func (m *Model) Bytes() []byte {
+	if !m.Large {
+		return m.build(nil)
+	}
+	// The offsets are 8-byte fields: the flatbuffer's size does not depend
+	// on their values, so a first build with placeholders gives it.
+	at := make([]uint64, len(m.Buffers))
+	for i := range at {
+		at[i] = 2
+	}
+	fb := m.build(at)
+	end := uint64(len(fb)+15) &^ 15
+	for i, data := range m.Buffers {
+		at[i] = end
+		end = (end + uint64(len(data)) + 15) &^ 15
+	}
+	out := append([]byte(nil), m.build(at)...)
+	for i, data := range m.Buffers {
+		for uint64(len(out)) < at[i] {
+			out = append(out, 0)
+		}
+		out = append(out, data...)
+	}
+	return out
+}
+
+func (m *Model) build(large []uint64) []byte {
 	b := flatbuffers.NewBuilder(1024)
 	var bufs []flatbuffers.UOffsetT
-	for _, data := range m.Buffers {
+	for i, data := range m.Buffers {
+		if large != nil {
+			tfl.BufferStart(b)
+			if len(data) > 0 {
+				tfl.BufferAddOffset(b, large[i])
+				tfl.BufferAddSize(b, uint64(len(data)))
+			}
+			bufs = append(bufs, tfl.BufferEnd(b))
+			continue
+		}
 		var v flatbuffers.UOffsetT
 		if len(data) > 0 {
 			b.StartVector(1, len(data), 16)
