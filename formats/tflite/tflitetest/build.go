@@ -122,11 +122,7 @@ func (m *Model) build(large []uint64) []byte {
 		}
 		var v flatbuffers.UOffsetT
 		if len(data) > 0 {
-			b.StartVector(1, len(data), 16)
-			for j := len(data) - 1; j >= 0; j-- {
-				b.PrependByte(data[j])
-			}
-			v = b.EndVector(len(data))
+			v = createBytes(b, data)
 		}
 		tfl.BufferStart(b)
 		if len(data) > 0 {
@@ -280,4 +276,34 @@ func itoa(i int) string {
 		i /= 10
 	}
 	return string(b[k:])
+}
+
+// Heavy is a model of CONV_2D operators whose float weights, 4 MiB each
+// and stored inline in the flatbuffer, add up to mib MiB.
+func Heavy(mib int) *Model {
+	const per = 4 << 20
+	n := max(1, mib/4)
+	m := &Model{Codes: []int32{Conv2D}, Buffers: [][]byte{nil}}
+	sg := Subgraph{Name: "main", Inputs: []int32{0}}
+	sg.Tensors = append(sg.Tensors, Tensor{Name: "input", Type: Float32, Shape: []int32{1, 16, 16, 512}})
+	weight := make([]byte, per)
+	prev := int32(0)
+	for i := 0; i < n; i++ {
+		m.Buffers = append(m.Buffers, weight)
+		w := int32(len(sg.Tensors))
+		sg.Tensors = append(sg.Tensors, Tensor{Name: "w" + itoa(i), Type: Float32, Shape: []int32{512, 1, 4, 512}, Buffer: uint32(len(m.Buffers) - 1)},
+			Tensor{Name: "t" + itoa(i), Type: Float32, Shape: []int32{1, 16, 16, 512}})
+		sg.Ops = append(sg.Ops, Op{Code: 0, Inputs: []int32{prev, w, -1}, Outputs: []int32{w + 1}, Stride: [2]int32{1, 1}})
+		prev = w + 1
+	}
+	sg.Outputs = []int32{prev}
+	m.Subgraphs = []Subgraph{sg}
+	return m
+}
+
+// createBytes is CreateByteVector with the 16-byte alignment Buffer.data
+// asks for.
+func createBytes(b *flatbuffers.Builder, data []byte) flatbuffers.UOffsetT {
+	b.Prep(16, len(data))
+	return b.CreateByteVector(data)
 }
