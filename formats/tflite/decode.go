@@ -58,6 +58,7 @@ func decode(src *formats.Source) (*formats.Document, error) {
 	if len(d.buf) < 8 || string(d.buf[4:8]) != "TFL3" {
 		return nil, formats.Errorf(4, "expected the file identifier \"TFL3\"")
 	}
+	defer readSparsely(d.buf)()
 	if err := verifyModel(d.buf, s); err != nil {
 		return nil, err
 	}
@@ -113,11 +114,11 @@ func (d *decoder) header() {
 			hf.Size = f.typ.size
 			hf.Value = scalarAt(d.buf, at, f.typ)
 		case kString:
-			s := ta.str(ta.deref(at))
+			s := []rune(ta.str(ta.deref(at)))
 			if len(s) > 80 {
-				s = s[:80] + "…"
+				s = append(s[:80], '…')
 			}
-			hf.Value = s
+			hf.Value = string(s)
 		case kVector:
 			vec := ta.deref(at)
 			n := int64(d.u32(vec))

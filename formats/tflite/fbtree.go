@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"math"
 	"strconv"
-	"strings"
 
 	"tensorscope/formats"
 )
@@ -15,6 +14,10 @@ import (
 
 // maxTreeVector bounds the entries a metadata tree lists of one vector.
 const maxTreeVector = 256
+
+// maxTreeBytes bounds the bytes and numbers a tree shows of one vector;
+// longer byte vectors (an embedded label file) are shown by size.
+const maxTreeBytes = 4096
 
 type fbTableAt struct {
 	buf  []byte
@@ -237,10 +240,11 @@ func (ta fbTableAt) tree(name string, depth int) *formats.Meta {
 				obj.Add(list)
 				continue
 			}
-			v := ta.vectorValue(vec, f.typ.elem, maxTreeVector*16)
-			if b, ok := v.(formats.Bytes); ok && n > 4096 {
-				v = strings.Join([]string{strconv.Itoa(n), "bytes"}, " ")
-				_ = b
+			var v any
+			if _, isBytes := ta.vectorValue(vec, f.typ.elem, 0).(formats.Bytes); isBytes && n > maxTreeBytes {
+				v = strconv.Itoa(n) + " bytes at byte " + strconv.FormatUint(vec+4, 10)
+			} else {
+				v = ta.vectorValue(vec, f.typ.elem, maxTreeBytes)
 			}
 			obj.Add(formats.Leaf(f.name, v))
 		}

@@ -166,7 +166,11 @@ func (d *decoder) options(op *tfl.Operator, code opCode, s, j int) []formats.Att
 			continue
 		}
 		c := int(d.buf[tat])
-		if c == 0 || c > len(f.typ.union.members) {
+		if c == 0 {
+			continue
+		}
+		if c > len(f.typ.union.members) {
+			attrs = append(attrs, formats.Attr{Name: name, Value: fmt.Sprintf("options type %d, newer than this reader's schema", c)})
 			continue
 		}
 		attrs = append(attrs, tableAt(d.buf, ta.deref(at), f.typ.union.members[c-1]).attrs()...)

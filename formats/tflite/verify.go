@@ -140,7 +140,9 @@ func (v *verifier) union(t *fbTable, f *fbField, pos, vtab, vsize, tsize, at uin
 	}
 	u := f.typ.union
 	if code > uint64(len(u.members)) {
-		return formats.Errorf(int64(at), "%s.%s: union type %d is not one of the %d the schema defines", t.name, f.name, code, len(u.members))
+		// A member added to the schema after this copy: readers skip it
+		// (and say so), as an older TFLite runtime would.
+		return nil
 	}
 	target, err := v.deref(at, t.name+"."+f.name)
 	if err != nil {
