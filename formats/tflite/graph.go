@@ -29,15 +29,13 @@ func (d *decoder) graph(s, depth int) *formats.Graph {
 	return g
 }
 
+// valueName names a graph value: as the document lists its tensor, else
+// by the tensor's own name (a graph shows one subgraph at a time).
 func (d *decoder) valueName(s, i int, t *tfl.Tensor) string {
 	if k := d.tensorOf[s][i]; k >= 0 {
 		return d.doc.Tensors[k].Name
 	}
-	name := tensorName(t, i)
-	if s > 0 && d.nsub > 1 {
-		return "sg" + strconv.Itoa(s) + "/" + name
-	}
-	return name
+	return tensorName(t, i)
 }
 
 func (d *decoder) build(s, depth int) *formats.Graph {
