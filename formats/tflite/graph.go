@@ -77,10 +77,11 @@ func (d *decoder) build(s, depth int) *formats.Graph {
 		at := tableOf(op.Table())
 		n := &g.Nodes[j]
 		n.ID = j
-		code := opCode{name: "opcode " + strconv.Itoa(int(op.OpcodeIndex()))}
+		var code opCode
 		if k := int(op.OpcodeIndex()); k < len(d.codes) {
 			code = d.codes[k]
 		} else {
+			code.name = "opcode " + strconv.Itoa(k)
 			d.warn(at, "subgraph %d operator %d: opcode_index %d, the model has %d operator codes", s, j, k, len(d.codes))
 		}
 		n.Op = code.name
