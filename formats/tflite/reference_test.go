@@ -3,6 +3,7 @@ package tflite_test
 import (
 	"context"
 	"encoding/json"
+	"go/format"
 	"math"
 	"os"
 	"os/exec"
@@ -55,6 +56,24 @@ func pythonReference(t *testing.T, files []string) []refFile {
 	if err != nil {
 		missing("flatc", err)
 	}
+	dir := flatcInto(t, flatc, "--python")
+	cmd := exec.Command(referencePython, append([]string{"testdata/reference.py", dir}, files...)...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("reference.py: %v", err)
+	}
+	var refs []refFile
+	if err := json.Unmarshal(out, &refs); err != nil {
+		t.Fatal(err)
+	}
+	return refs
+}
+
+// flatcInto compiles the vendored schema with flatc and the given
+// generator flag into a temporary directory, which it returns.
+func flatcInto(t *testing.T, flatc, lang string) string {
+	t.Helper()
 	dir := t.TempDir()
 	schema, err := os.ReadFile("schema/schema.fbs")
 	if err != nil {
@@ -68,20 +87,52 @@ func pythonReference(t *testing.T, files []string) []refFile {
 	if err := os.WriteFile(filepath.Join(dir, "schema.fbs"), []byte(s), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command(flatc, "--python", "-o", dir, filepath.Join(dir, "schema.fbs")).CombinedOutput(); err != nil {
-		t.Fatalf("flatc --python: %v\n%s", err, out)
+	args := []string{lang, "-o", dir}
+	if lang == "--go" {
+		args = append(args, "--go-namespace", "tfl")
 	}
-	cmd := exec.Command(referencePython, append([]string{"testdata/reference.py", dir}, files...)...)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
+	if out, err := exec.Command(flatc, append(args, filepath.Join(dir, "schema.fbs"))...).CombinedOutput(); err != nil {
+		t.Fatalf("flatc %s: %v\n%s", lang, err, out)
+	}
+	return dir
+}
+
+// TestGeneratedAccessorsAreCurrent regenerates internal/tfl as
+// schema/generate.sh does and compares it with the committed files.
+func TestGeneratedAccessorsAreCurrent(t *testing.T) {
+	flatc, err := exec.LookPath("flatc")
 	if err != nil {
-		t.Fatalf("reference.py: %v", err)
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("flatc is missing (%v); CI=true requires it", err)
+		}
+		t.Skipf("flatc is missing (%v): install flatbuffers-compiler", err)
 	}
-	var refs []refFile
-	if err := json.Unmarshal(out, &refs); err != nil {
+	dir := filepath.Join(flatcInto(t, flatc, "--go"), "tfl")
+	fresh, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	return refs
+	committed, err := filepath.Glob("internal/tfl/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fresh) != len(committed) || len(fresh) == 0 {
+		t.Fatalf("flatc wrote %d files, internal/tfl holds %d: run go generate ./formats/tflite/", len(fresh), len(committed))
+	}
+	for _, p := range fresh {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := format.Source(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join("internal/tfl", filepath.Base(p)))
+		if err != nil || string(got) != string(want) {
+			t.Errorf("internal/tfl/%s differs from what flatc generates (%v): run go generate ./formats/tflite/", filepath.Base(p), err)
+		}
+	}
 }
 
 func TestAgreesWithFlatBuffersPython(t *testing.T) {
