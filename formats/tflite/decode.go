@@ -2,6 +2,7 @@ package tflite
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 
 	flatbuffers "github.com/google/flatbuffers/go"
@@ -128,6 +129,9 @@ func (d *decoder) header() {
 		d.doc.Header = append(d.doc.Header, hf)
 		end = max(end, at+uint64(hf.Size))
 	}
+	// File order: a builder writes the fields in whatever order it likes.
+	fields := d.doc.Header[2:]
+	sort.SliceStable(fields, func(i, j int) bool { return fields[i].Offset < fields[j].Offset })
 	end = max(end, ta.vt+ta.vlen)
 	d.doc.HeaderSpan = formats.Span{Offset: 0, Len: int64(min(end, 4096, uint64(len(d.buf))))}
 }

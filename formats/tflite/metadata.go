@@ -238,7 +238,7 @@ func (d *decoder) tensorTables() {
 		if n > maxTensorRows {
 			title += fmt.Sprintf(" (the first %d of %d)", maxTensorRows, n)
 		}
-		tab := formats.Table{Title: title, Columns: []string{"index", "name", "type", "shape", "shape_signature", "buffer", "data", "quantisation"}}
+		tab := formats.Table{Title: title, Columns: []string{"index", "type", "shape", "shape_signature", "buffer", "data", "quantisation", "name"}}
 		for i := 0; i < n && i < maxTensorRows; i++ {
 			sg.Tensors(&t, i)
 			shape, _ := shapeOf(&t)
@@ -248,12 +248,17 @@ func (d *decoder) tensorTables() {
 			}
 			data := "none (computed at run time)"
 			if k := d.tensorOf[s][i]; k >= 0 {
-				data = "listed as " + d.doc.Tensors[k].Name
+				data = "yes"
+				if n := d.doc.Tensors[k].Name; n != tensorName(&t, i) {
+					data = "listed as " + n
+				}
 			} else if _, size, _, err := d.bufferSpan(t.Buffer()); err == nil && t.Buffer() != 0 && size == 0 {
 				data = "empty buffer"
 			}
-			tab.Rows = append(tab.Rows, []string{strconv.Itoa(i), tensorName(&t, i), strings.ToLower(tfl.EnumNamesTensorType[t.Type()]),
-				fmt.Sprint(shape), sig, strconv.Itoa(int(t.Buffer())), data, quantText(&t)})
+			// The name last: converters join fused names with ";" into
+			// hundreds of characters.
+			tab.Rows = append(tab.Rows, []string{strconv.Itoa(i), strings.ToLower(tfl.EnumNamesTensorType[t.Type()]),
+				fmt.Sprint(shape), sig, strconv.Itoa(int(t.Buffer())), data, quantText(&t), tensorName(&t, i)})
 		}
 		d.doc.Tables = append(d.doc.Tables, tab)
 	}
