@@ -13,6 +13,7 @@ const (
 	Float32 = int8(tfl.TensorTypeFLOAT32)
 	Int32   = int8(tfl.TensorTypeINT32)
 	Int8    = int8(tfl.TensorTypeINT8)
+	String  = int8(tfl.TensorTypeSTRING)
 )
 
 // Builtin operator codes used by tests.
