@@ -114,7 +114,7 @@ func (d *decoder) build(s, depth int) *formats.Graph {
 			n.Name = g.Values[n.Outputs[0]].Name
 		}
 		n.Attrs = d.options(&op, code, s, j)
-		d.nest(n, s, depth)
+		d.nest(n, s, depth, at)
 		n.Meaning = meaningOf(n, code, g)
 	}
 	for k := 0; k < sg.InputsLength(); k++ {
@@ -228,7 +228,7 @@ func flatten(attrs *[]formats.Attr, prefix string, m *formats.Meta, limit int) {
 // nest attaches the subgraphs a node runs (WHILE's cond and body, IF's
 // branches, CALL_ONCE's init, StableHLO's bodies): options named
 // *_subgraph_index or branch_subgraph_indices.
-func (d *decoder) nest(n *formats.Node, s, depth int) {
+func (d *decoder) nest(n *formats.Node, s, depth int, at int64) {
 	for _, a := range n.Attrs {
 		var idx []int64
 		switch v := a.Value.(type) {
@@ -248,11 +248,11 @@ func (d *decoder) nest(n *formats.Node, s, depth int) {
 			}
 			switch {
 			case x < 0 || x >= int64(d.nsub):
-				d.warn(-1, "subgraph %d operator %d %s: %s is subgraph %d, the model has %d", s, n.ID, n.Op, a.Name, x, d.nsub)
+				d.warn(at, "subgraph %d operator %d %s: %s is subgraph %d, the model has %d", s, n.ID, n.Op, a.Name, x, d.nsub)
 			case d.state[x] == 1:
-				d.warn(-1, "subgraph %d operator %d %s: %s is subgraph %d, which is running it already (recursion); not nested", s, n.ID, n.Op, a.Name, x)
+				d.warn(at, "subgraph %d operator %d %s: %s is subgraph %d, which is running it already (recursion); not nested", s, n.ID, n.Op, a.Name, x)
 			case depth+1 > maxNesting:
-				d.warn(-1, "subgraph %d operator %d %s: subgraphs nest more than %d deep; subgraph %d is not nested", s, n.ID, n.Op, maxNesting, x)
+				d.warn(at, "subgraph %d operator %d %s: subgraphs nest more than %d deep; subgraph %d is not nested", s, n.ID, n.Op, maxNesting, x)
 			default:
 				n.Subgraphs = append(n.Subgraphs, formats.Subgraph{Name: name + " (subgraph " + strconv.FormatInt(x, 10) + ")", Graph: d.graph(int(x), depth+1)})
 			}

@@ -78,6 +78,11 @@ func TestSubgraphIndexOutOfRangeIsAWarning(t *testing.T) {
 		if !hasWarning(doc, c.name) || !hasWarning(doc, "the model has 3") {
 			t.Errorf("%s: no warning naming the operator and the subgraph count: %v", c.name, doc.Warnings)
 		}
+		for _, w := range doc.Warnings {
+			if w.Offset <= 0 {
+				t.Errorf("%s: warning %q names no byte", c.name, w.Message)
+			}
+		}
 	}
 }
 
