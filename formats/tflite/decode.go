@@ -29,22 +29,22 @@ type decoder struct {
 	schema *fbSchema
 	model  *tfl.Model
 
-	nbuffers  int
-	codes     []opCode
-	nsub      int
-	tensorOf  [][]int // per subgraph, per tensor: its document tensor, or -1
-	graphs    []*formats.Graph
-	state     []uint8 // per subgraph: 0 not built, 1 being built, 2 built
-	reached   []bool
-	custom    *formats.Meta // custom operators' options, for the metadata pane
-	warnings  int
-	suppresed int
+	nbuffers   int
+	codes      []opCode
+	nsub       int
+	tensorOf   [][]int // per subgraph, per tensor: its document tensor, or -1
+	graphs     []*formats.Graph
+	state      []uint8 // per subgraph: 0 not built, 1 being built, 2 built
+	reached    []bool
+	custom     *formats.Meta // custom operators' options, for the metadata pane
+	warnings   int
+	suppressed int
 }
 
 func (d *decoder) warn(offset int64, format string, args ...any) {
 	d.warnings++
 	if d.warnings > maxWarnings {
-		d.suppresed++
+		d.suppressed++
 		return
 	}
 	d.doc.Warn(offset, format, args...)
@@ -79,8 +79,8 @@ func decode(src *formats.Source) (*formats.Document, error) {
 	d.custom = formats.NewObject("custom_options")
 	d.doc.Graph = d.graph(0, 0)
 	d.metadata()
-	if d.suppresed > 0 {
-		d.doc.Warn(-1, "%d more warnings are not listed", d.suppresed)
+	if d.suppressed > 0 {
+		d.doc.Warn(-1, "%d more warnings are not listed", d.suppressed)
 	}
 	return d.doc, nil
 }

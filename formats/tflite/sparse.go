@@ -126,13 +126,12 @@ func (d *decoder) sparseEntry(e *formats.TensorEntry, sp *tfl.SparsityParameters
 		return
 	}
 	e.Note = fmt.Sprintf("sparse: %d stored bytes densified into %d values", size, n)
-	data, st, dt, shape := d.buf, d.src.Storage, e.DType, e.Shape
+	data, dt, shape := d.buf, e.DType, e.Shape
 	var once sync.Once
 	var dense *tensor.Storage
 	var derr error
 	e.SetLoader(func(context.Context) (*tensor.Tensor, error) {
 		once.Do(func() {
-			_ = st
 			var out []byte
 			err := tensor.CatchFault(func() (err error) {
 				out, err = s.densify(data[off:off+size], es, shape)
