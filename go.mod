@@ -5,6 +5,7 @@ go 1.25
 require (
 	fyne.io/fyne/v2 v2.7.1
 	github.com/fsnotify/fsnotify v1.9.0
+	github.com/google/flatbuffers v25.12.19+incompatible
 	github.com/klauspost/compress v1.20.4
 	github.com/sqweek/dialog v0.0.0-20240226140203-065105509627
 	github.com/x448/float16 v0.8.4

@@ -144,6 +144,7 @@ func realSamples(t *testing.T) []sampleCase {
 		}
 	}
 	out = append(out, numpyAndSafetensorsSamples(t)...)
+	out = append(out, tfliteSamples(t)...)
 	return out
 }
 
@@ -177,6 +178,8 @@ func generatedFiles(t *testing.T, dir string) []sampleCase {
 		{"datacod", "", append([]byte("DATACOD\x00"), noise...)},
 		{"tsm-mark-at-0", "", append([]byte{0x29, 0x09, 0x91, 0x19}, noise...)},
 		{"noise", "", noise},
+		{"tflite-without-extension", "application/x-tflite", append([]byte{16, 0, 0, 0, 'T', 'F', 'L', '3'}, noise...)},
+		{"tfl3-at-0", "", append([]byte("TFL3"), noise...)},
 	}
 	var out []sampleCase
 	for _, f := range files {
@@ -236,6 +239,7 @@ func TestGlobsNameEveryFormat(t *testing.T) {
 		"application/x-npz":               "*.npz",
 		"application/x-safetensors":       "*.safetensors",
 		"application/x-safetensors-index": "*.safetensors.index.json",
+		"application/x-tflite":            "*.tflite",
 	}
 	mi := readMimeInfo(t)
 	if len(mi.Types) != len(want) {

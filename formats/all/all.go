@@ -8,6 +8,7 @@ import (
 	_ "tensorscope/formats/npy"
 	_ "tensorscope/formats/onnx"
 	_ "tensorscope/formats/safetensors"
+	_ "tensorscope/formats/tflite"
 	_ "tensorscope/formats/tmfile"
 	_ "tensorscope/formats/tsm"
 	_ "tensorscope/formats/tsr"
