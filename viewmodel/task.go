@@ -162,7 +162,14 @@ func (q *Queue) Drain(busy func() bool, timeout time.Duration) bool {
 				return false
 			}
 			// Wake up now and then: busy may turn false without a post.
-			timer := time.AfterFunc(5*time.Millisecond, q.cond.Broadcast)
+			// The wake-up takes the lock, so it cannot fire between here
+			// and Wait (which holds the lock until it is waiting) and be
+			// lost, leaving Wait asleep for good.
+			timer := time.AfterFunc(5*time.Millisecond, func() {
+				q.mu.Lock()
+				q.cond.Broadcast()
+				q.mu.Unlock()
+			})
 			q.cond.Wait()
 			timer.Stop()
 		}
