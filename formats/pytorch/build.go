@@ -520,7 +520,7 @@ func metaOf(name string, v any, mb *metaBuilder, depth int) *formats.Meta {
 		mb.onPath[v] = true
 		defer delete(mb.onPath, v)
 	case nil:
-		return formats.Leaf(name, "None")
+		return formats.Leaf(name, nil)
 	case bool, int64, float64, string:
 		return formats.Leaf(name, x)
 	case *big.Int:
