@@ -86,7 +86,7 @@ func (m *member) readAll(data []byte, limit int64) ([]byte, error) {
 func endsHere(rc io.Reader) error {
 	var one [1]byte
 	n, err := rc.Read(one[:])
-	if n > 0 {
+	if n > 0 || errors.Is(err, zip.ErrFormat) {
 		return fmt.Errorf("the deflate stream inflates past its declared size")
 	}
 	if err != nil && !errors.Is(err, io.EOF) {

@@ -16,10 +16,12 @@ import (
 // to exhaust memory or the Go stack.
 const (
 	maxStack   = 1 << 20 // values on the stack at once
-	maxMemo    = 1 << 22 // memo entries
 	maxNesting = 1000    // containers inside containers, and open MARKs (Python's own recursion limit)
 	maxLongLen = 1 << 12 // bytes of one arbitrary-precision int
 )
+
+// maxMemo bounds the memo's entries (a variable so that tests can reach it).
+var maxMemo = 1 << 21
 
 // unpickler runs a pickle program over data without ever calling,
 // importing or opening anything: see values.go for what it builds.
