@@ -141,13 +141,13 @@ for path in sys.argv[1:]:
         ix = json.load(open(path))
         loaded = {}
         for n, f in ix['weight_map'].items():
-            if f not in loaded: loaded[f] = torch.load(os.path.join(os.path.dirname(path), f))
+            if f not in loaded: loaded[f] = torch.load(os.path.join(os.path.dirname(path), f), map_location='cpu')
             tensors.append((n, loaded[f][n]))
     else:
         try:
-            obj = torch.jit.load(path).state_dict()
+            obj = torch.jit.load(path, map_location='cpu').state_dict()
         except Exception:
-            obj = torch.load(path)
+            obj = torch.load(path, map_location='cpu')
         walk(obj, '', tensors)
     rows = []
     for n, t in tensors:

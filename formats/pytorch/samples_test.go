@@ -1,0 +1,154 @@
+package pytorch_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"tensorscope/formats"
+	"tensorscope/internal/samples"
+)
+
+// sampleFiles lists every sample checkpoint (not the index's shards).
+func sampleFiles(t testing.TB) []string {
+	var out []string
+	for _, sub := range sampleDirs {
+		out = append(out, samples.Files(t, sub)...)
+	}
+	return out
+}
+
+// TestSamplesOpen: every sample opens and every tensor loads; broken.pt
+// (three bytes of text) fails cleanly.
+func TestSamplesOpen(t *testing.T) {
+	for _, p := range sampleFiles(t) {
+		t.Run(strings.TrimPrefix(p, samples.Root()+"/"), func(t *testing.T) {
+			doc, err := formats.Open(p)
+			if strings.HasSuffix(p, "broken.pt") {
+				if !errors.Is(err, formats.ErrUnknownFormat) {
+					t.Fatalf("broken.pt: %v; want it refused as an unknown format", err)
+				}
+				// Read as a checkpoint regardless, it names the offset.
+				b, _ := os.ReadFile(p)
+				_, err = formats.DecodeAs("pytorch", p, b)
+				var fe *formats.Error
+				if !errors.As(err, &fe) || fe.Offset != 0 {
+					t.Fatalf("broken.pt read as pytorch: %v; want an error at byte 0", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer doc.Close()
+			if want := "pytorch"; strings.Contains(p, "tch-rs") || strings.Contains(p, "djl") || strings.Contains(p, "torchscript") {
+				if doc.Format != "torchscript" {
+					t.Errorf("format %s, want torchscript", doc.Format)
+				}
+			} else if doc.Format != want {
+				t.Errorf("format %s, want %s", doc.Format, want)
+			}
+			for _, e := range doc.Tensors {
+				if _, err := e.Load(context.Background()); err != nil {
+					t.Errorf("%s: %v", e.Name, err)
+				}
+			}
+			if len(doc.Warnings) > 0 {
+				t.Errorf("warnings: %v", doc.Warnings)
+			}
+		})
+	}
+}
+
+// TestSharedStorage: tied weights both open, and each says which other
+// names view its storage.
+func TestSharedStorage(t *testing.T) {
+	p := filepath.Join(samples.Dir(t, "pytorch/generated-torch-1.13"), "shared_storage.pt")
+	doc, err := formats.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	shares := func(name string) string {
+		for _, a := range doc.Tensor(name).Attrs {
+			if a.Name == "shares storage with" {
+				return a.Value.(string)
+			}
+		}
+		return ""
+	}
+	if got := shares("lm_head.weight"); got != "embed.weight" {
+		t.Errorf("lm_head.weight shares storage with %q, want embed.weight", got)
+	}
+	if got := shares("embed.weight"); got != "lm_head.weight" {
+		t.Errorf("embed.weight shares storage with %q, want lm_head.weight", got)
+	}
+	if got := shares("middle"); !strings.Contains(got, "base") {
+		t.Errorf("middle shares storage with %q, want base among them", got)
+	}
+	a, _ := doc.Tensor("embed.weight").Load(context.Background())
+	b, _ := doc.Tensor("lm_head.weight").Load(context.Background())
+	if a == nil || b == nil || a.Storage() != b.Storage() || a.Offset() != b.Offset() {
+		t.Error("tied weights are not one view of one storage")
+	}
+	if a.Storage().Bytes() == nil || &a.Storage().Bytes()[0] != &doc.Bytes()[doc.Tensor("embed.weight").Offset] {
+		t.Error("a stored member is not viewed in place over the mapped file")
+	}
+}
+
+// TestTruncated: every prefix of the small samples opens or fails with an
+// error naming an offset, never panics, and allocates about the file.
+func TestTruncated(t *testing.T) {
+	for _, p := range sampleFiles(t) {
+		b, err := os.ReadFile(p)
+		if err != nil || len(b) > 16<<10 || strings.HasSuffix(p, ".json") {
+			continue
+		}
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			for n := 1; n < len(b); n++ {
+				checkDecode(t, "pytorch", b[:n])
+			}
+		})
+	}
+}
+
+// checkDecode decodes b as id: no input may panic, every failure names a
+// byte offset, decoding allocates at most a small multiple of the input,
+// and whatever opens loads, or fails to load, cleanly.
+func checkDecode(t *testing.T, id string, b []byte) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	doc, err := formats.DecodeAs(id, "fuzz", b)
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > uint64(256*len(b))+8<<20 {
+		t.Fatalf("decoding %d bytes allocated %d", len(b), grew)
+	}
+	if err != nil {
+		var fe *formats.Error
+		if !errors.As(err, &fe) {
+			t.Fatalf("error without a byte offset: %v", err)
+		}
+		return
+	}
+	for _, e := range doc.Tensors {
+		e.Load(context.Background())
+	}
+	if _, err := doc.MarshalJSON(); err != nil {
+		t.Fatal(err)
+	}
+	doc.Close()
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, sub := range sampleDirs {
+		samples.Seed(f, sub)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		checkDecode(t, "pytorch", b)
+		checkDecode(t, "torchscript", b)
+	})
+}
