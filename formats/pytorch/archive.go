@@ -19,6 +19,7 @@ import (
 // storages its tensors view.
 type checkpoint struct {
 	kind     string // "zip", "legacy", "torchscript"
+	size     int64  // the file's size, which bounds the walks
 	root     any
 	folder   string // the zip's archive folder
 	version  string
@@ -376,7 +377,7 @@ func readLegacy(src *formats.Source, doc *formats.Document) (*checkpoint, error)
 		if le, ok := d.get("little_endian"); ok && le == false {
 			c.bigEnd = true
 		}
-		c.facts = append(c.facts, metaOf("sys_info", info, nil, 0))
+		c.facts = append(c.facts, metaOf("sys_info", info, newMetaBuilder(int64(len(src.Data))), 0))
 	}
 	objAt := u.pos
 	u.persistent = func(pid any, at int64) (any, error) {

@@ -35,43 +35,42 @@ type namedTensor struct {
 // "." between keys; list and tuple indices are decimal. A bare tensor is
 // "#0". A tensor reached twice (tied weights) is listed under both names.
 func nameTensors(c *checkpoint, root any) []namedTensor {
-	w := &walker{c: c, onPath: map[any]bool{}}
 	if t, ok := root.(*pyTensor); ok {
 		return []namedTensor{{name: "#0", t: t, role: formats.RoleData}}
 	}
+	w := &walker{c: c, onPath: map[any]bool{}, budget: min(maxVisits, 1<<16+c.size)}
 	w.walk(root, "", 0)
 	return w.out
 }
 
+// walker keeps the path as segments and joins them only for a tensor: a
+// repeated deep object would otherwise build long strings at every node.
 type walker struct {
 	c       *checkpoint
 	out     []namedTensor
 	onPath  map[any]bool
-	visits  int
+	segs    []string
+	budget  int64
 	stopped bool
 }
 
-func join(path, seg string) string {
-	if path == "" {
-		return seg
-	}
-	return path + "." + seg
-}
-
-func (w *walker) walk(v any, path string, depth int) {
+func (w *walker) walk(v any, seg string, depth int) {
 	if w.stopped {
 		return
 	}
-	w.visits++
-	if w.visits > maxVisits || depth > maxNesting {
+	if depth > 0 {
+		w.segs = append(w.segs, seg)
+		defer func() { w.segs = w.segs[:len(w.segs)-1] }()
+	}
+	w.budget--
+	if w.budget < 0 || depth > maxNesting {
 		w.stopped = true
-		w.c.warn(-1, "the object nests or repeats itself beyond what is walked (at %q): later tensors are not listed", path)
+		w.c.warn(-1, "the object nests or repeats itself beyond what is walked (at %q): later tensors are not listed", strings.Join(w.segs, "."))
 		return
 	}
 	switch x := v.(type) {
 	case *pyTensor:
-		role := formats.RoleWeight
-		w.out = append(w.out, namedTensor{name: path, t: x, role: role})
+		w.out = append(w.out, namedTensor{name: strings.Join(w.segs, "."), t: x, role: formats.RoleWeight})
 		return
 	case *pyDict, *pyList, *pyTuple, *pyObject, *pySet:
 		if w.onPath[v] {
@@ -85,51 +84,51 @@ func (w *walker) walk(v any, path string, depth int) {
 	switch x := v.(type) {
 	case *pyDict:
 		for i, k := range x.keys {
-			w.walk(x.vals[i], join(path, keyString(k)), depth+1)
+			w.walk(x.vals[i], keyString(k), depth+1)
 		}
 	case *pyList:
 		for i, it := range x.items {
-			w.walk(it, join(path, strconv.Itoa(i)), depth+1)
+			w.walk(it, strconv.Itoa(i), depth+1)
 		}
 	case *pyTuple:
 		for i, it := range x.items {
-			w.walk(it, join(path, strconv.Itoa(i)), depth+1)
+			w.walk(it, strconv.Itoa(i), depth+1)
 		}
 	case *pySet:
 		for i, it := range x.items {
-			w.walk(it, join(path, strconv.Itoa(i)), depth+1)
+			w.walk(it, strconv.Itoa(i), depth+1)
 		}
 	case *pyObject:
-		w.walkObject(x, path, depth)
+		w.walkObject(x, depth)
 	}
 }
 
 // walkObject names the tensors of an inert object by its state's keys
 // (an object's attributes), then its items, then its constructor's
 // arguments under "args".
-func (w *walker) walkObject(o *pyObject, path string, depth int) {
+func (w *walker) walkObject(o *pyObject, depth int) {
 	for _, part := range stateParts(o.state) {
 		if d, ok := part.(*pyDict); ok {
 			for i, k := range d.keys {
-				w.walk(d.vals[i], join(path, keyString(k)), depth+1)
+				w.walk(d.vals[i], keyString(k), depth+1)
 			}
 		} else if part != nil {
-			w.walk(part, join(path, "state"), depth+1)
+			w.walk(part, "state", depth+1)
 		}
 	}
 	if o.dict != nil {
 		for i, k := range o.dict.keys {
-			w.walk(o.dict.vals[i], join(path, keyString(k)), depth+1)
+			w.walk(o.dict.vals[i], keyString(k), depth+1)
 		}
 	}
 	for i, it := range o.list {
-		w.walk(it, join(path, strconv.Itoa(i)), depth+1)
+		w.walk(it, strconv.Itoa(i), depth+1)
 	}
 	for i, a := range o.args {
 		if _, isClass := a.(*pyGlobal); isClass {
 			continue
 		}
-		w.walk(a, join(path, "args."+strconv.Itoa(i)), depth+1)
+		w.walk(a, "args."+strconv.Itoa(i), depth+1)
 	}
 }
 
@@ -166,13 +165,28 @@ func keyString(k any) string {
 	case pyBytes:
 		return string(x)
 	case *pyTuple:
-		parts := make([]string, len(x.items))
-		for i, it := range x.items {
-			parts[i] = keyString(it)
-		}
-		return "(" + strings.Join(parts, ", ") + ")"
+		work := maxKeyWork
+		return tupleKeyString(x, &work)
 	}
 	return typeName(k)
+}
+
+// tupleKeyString spells a tuple key, "…" past maxKeyWork elements.
+func tupleKeyString(t *pyTuple, work *int) string {
+	parts := make([]string, 0, len(t.items))
+	for _, it := range t.items {
+		*work--
+		if *work < 0 {
+			parts = append(parts, "…")
+			break
+		}
+		if inner, ok := it.(*pyTuple); ok {
+			parts = append(parts, tupleKeyString(inner, work))
+		} else {
+			parts = append(parts, keyString(it))
+		}
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
 }
 
 func formatPyFloat(f float64) string {
@@ -497,18 +511,25 @@ func (b *builder) smallValues(t *pyTensor) ([]float64, error) {
 
 // metaBuilder turns the unpickled object into the metadata tree.
 type metaBuilder struct {
-	nodes  int
+	nodes  int64
+	budget int64
 	onPath map[any]bool
 	cut    bool
+}
+
+// newMetaBuilder bounds the tree: about a node per two bytes of pickle,
+// so that references repeated through the memo cannot multiply it.
+func newMetaBuilder(fileSize int64) *metaBuilder {
+	return &metaBuilder{onPath: map[any]bool{}, budget: min(maxMetaNodes, 1<<14+fileSize/2)}
 }
 
 // metaOf is the tree of v named name.
 func metaOf(name string, v any, mb *metaBuilder, depth int) *formats.Meta {
 	if mb == nil {
-		mb = &metaBuilder{onPath: map[any]bool{}}
+		mb = newMetaBuilder(maxMetaNodes)
 	}
 	mb.nodes++
-	if mb.nodes > maxMetaNodes || depth > maxNesting {
+	if mb.nodes > mb.budget || depth > maxNesting {
 		mb.cut = true
 		return formats.Leaf(name, "… (not shown: the object is larger than the metadata pane shows)")
 	}

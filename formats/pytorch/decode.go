@@ -147,6 +147,7 @@ func decode(src *formats.Source) (*formats.Document, error) {
 		return nil, formats.Errorf(0, "neither a zip archive with a data.pkl nor a legacy torch.save stream (which starts with the magic number %s)", legacyMagicDecimal)
 	}
 	if c != nil {
+		c.size = int64(len(src.Data))
 		doc.Header = c.header
 		doc.Version = c.version
 		doc.Warnings = append(doc.Warnings, c.warnings...)
@@ -178,7 +179,7 @@ func fill(doc *formats.Document, c *checkpoint) {
 	doc.Warnings = append(doc.Warnings, c.warnings...)
 
 	doc.Metadata = formats.NewObject("")
-	mb := &metaBuilder{onPath: map[any]bool{}}
+	mb := newMetaBuilder(c.size)
 	doc.Metadata.Add(metaOf("object", c.root, mb, 0))
 	if c.consts != nil {
 		doc.Metadata.Add(metaOf("constants", c.consts, mb, 0))
@@ -195,6 +196,6 @@ func fill(doc *formats.Document, c *checkpoint) {
 	}
 	doc.Metadata.Add(formats.NewObject("file", c.facts...))
 	if mb.cut {
-		doc.Warn(-1, "the object is larger than the metadata pane shows: it is cut at %d nodes", maxMetaNodes)
+		doc.Warn(-1, "the object is larger than the metadata pane shows: it is cut at %d nodes", mb.budget)
 	}
 }

@@ -167,7 +167,7 @@ func decodeIndex(src *formats.Source) (*formats.Document, error) {
 			doc.Warn(-1, "shard %s: %s", file, s.note)
 		} else {
 			m.Add(formats.Leaf("tensors", int64(len(s.byName))))
-			m.Add(metaOf("object", s.b.c.root, nil, 0))
+			m.Add(metaOf("object", s.b.c.root, newMetaBuilder(s.b.c.size), 0))
 		}
 		shardList.Add(m)
 	}
@@ -243,6 +243,7 @@ func openPTShard(doc *formats.Document, indexPath, file string) *shardCheckpoint
 		doc.Warn(-1, "shard %s: %s", file, w)
 	}
 	c.warnings = nil
+	c.size = int64(len(ssrc.Data))
 	s.b = &builder{doc: doc, c: c}
 	s.byName = map[string]namedTensor{}
 	for _, nt := range nameTensors(c, c.root) {

@@ -64,45 +64,65 @@ func (d *pyDict) get(k string) (any, bool) {
 
 // hashKey gives hashable keys (scalars and tuples of them) an identity, so
 // that an equal key replaces the value as in Python. 1, 1.0 and True are
-// one key in Python; so they are here.
+// one key in Python; so they are here. A key whose identity would take
+// more than maxKeyWork steps (a tuple of tuples sharing themselves) is
+// kept without one.
 func hashKey(k any) (string, bool) {
+	work := maxKeyWork
+	var b strings.Builder
+	if !appendHashKey(&b, k, &work) {
+		return "", false
+	}
+	return b.String(), true
+}
+
+// maxKeyWork bounds the elements hashKey and keyString visit in one key.
+const maxKeyWork = 4096
+
+func appendHashKey(b *strings.Builder, k any, work *int) bool {
+	*work--
+	if *work < 0 {
+		return false
+	}
 	switch v := k.(type) {
 	case nil:
-		return "N", true
+		b.WriteString("N")
 	case bool:
 		if v {
-			return "i1", true
+			b.WriteString("i1")
+		} else {
+			b.WriteString("i0")
 		}
-		return "i0", true
 	case int64:
-		return "i" + strconv.FormatInt(v, 10), true
+		b.WriteString("i" + strconv.FormatInt(v, 10))
 	case *big.Int:
-		return "i" + v.String(), true
+		b.WriteString("i" + v.String())
 	case float64:
 		if v == math.Trunc(v) && math.Abs(v) < 1<<63 {
-			return "i" + strconv.FormatInt(int64(v), 10), true
+			b.WriteString("i" + strconv.FormatInt(int64(v), 10))
+		} else {
+			b.WriteString("f" + strconv.FormatFloat(v, 'g', -1, 64))
 		}
-		return "f" + strconv.FormatFloat(v, 'g', -1, 64), true
 	case string:
-		return "s" + v, true
+		b.WriteString("s" + v)
 	case pyBytes:
-		return "b" + string(v), true
+		b.WriteString("b" + string(v))
 	case *pyTuple:
-		var b strings.Builder
 		b.WriteString("t(")
 		for _, it := range v.items {
-			h, ok := hashKey(it)
-			if !ok {
-				return "", false
+			var inner strings.Builder
+			if !appendHashKey(&inner, it, work) {
+				return false
 			}
-			b.WriteString(strconv.Itoa(len(h)))
+			b.WriteString(strconv.Itoa(inner.Len()))
 			b.WriteByte(':')
-			b.WriteString(h)
+			b.WriteString(inner.String())
 		}
 		b.WriteByte(')')
-		return b.String(), true
+	default:
+		return false
 	}
-	return "", false
+	return true
 }
 
 // pySet is a set or frozenset.
