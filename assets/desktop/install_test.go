@@ -162,6 +162,7 @@ var installedTypes = []string{
 	"application/x-tengine-tmfile", "application/x-tennis-tsm", "application/x-seetaface-csta",
 	"application/x-datacode-nn", "application/x-gguf", "application/x-onnx",
 	"application/x-npy", "application/x-npz", "application/x-safetensors", "application/x-safetensors-index",
+	"application/x-pytorch",
 }
 
 func isOurs(mime string) bool {
