@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"tensorscope/formats"
@@ -31,8 +32,9 @@ func ExportAll(ctx context.Context, path string, doc *formats.Document, progress
 		return "", err
 	}
 	var named []safetensors.Named
-	var skipped []string
-	converted := 0 // block-quantised tensors, written dequantised
+	var skipped, tied []string
+	dropped := map[string]string{} // tied name → the name written, as Hugging Face's convert script records it
+	converted := 0                 // block-quantised tensors, written dequantised
 	for i, e := range doc.Tensors {
 		if err := ctx.Err(); err != nil {
 			return "", err
@@ -52,6 +54,12 @@ func ExportAll(ctx context.Context, path string, doc *formats.Document, progress
 		})
 		if err != nil {
 			return "", err
+		}
+		if kept := sameView(named, t); kept != "" {
+			// Tied weights (one storage under two names) are written once.
+			tied = append(tied, e.Name+" (the same data as "+kept+")")
+			dropped[e.Name] = kept
+			continue
 		}
 		n := safetensors.Named{Name: e.Name, Tensor: t, AsFloat32: t.DType().BlockQuantized()}
 		if _, err := safetensors.EncodeHeader([]safetensors.Named{n}, nil); err != nil {
@@ -84,7 +92,11 @@ func ExportAll(ctx context.Context, path string, doc *formats.Document, progress
 			// The count includes the header: the last writes are capped.
 			w = &countingWriter{w: w, report: func(n int64) { progress(half+min(half, half*n/max(total, 1)), 2*half) }}
 		}
-		return tensor.CatchFault(func() error { return safetensors.Write(ctx, w, named, nil) })
+		var metadata map[string]string
+		if len(dropped) > 0 {
+			metadata = dropped
+		}
+		return tensor.CatchFault(func() error { return safetensors.Write(ctx, w, named, metadata) })
 	})
 	if err != nil {
 		return "", err
@@ -92,6 +104,9 @@ func ExportAll(ctx context.Context, path string, doc *formats.Document, progress
 	var notes []string
 	if converted > 0 {
 		notes = append(notes, fmt.Sprintf("%d block-quantised tensors are written as float32, dequantised: safetensors has no such types", converted))
+	}
+	if len(tied) > 0 {
+		notes = append(notes, "tied weights are written once: dropped "+strings.Join(tied, ", "))
 	}
 	if len(skipped) > 0 {
 		shown := skipped
@@ -110,6 +125,19 @@ func (d *Doc) ExportAll(path string, onProgress func(frac float64), done func(no
 	return Go(d, func(ctx context.Context, progress Progress) (string, error) {
 		return ExportAll(ctx, path, doc, progress)
 	}, onProgress, done)
+}
+
+// sameView returns the name of a tensor already in named that is the very
+// view t is (same storage, offset, dtype, shape and strides), or "".
+func sameView(named []safetensors.Named, t *tensor.Tensor) string {
+	for _, n := range named {
+		u := n.Tensor
+		if u.Storage() == t.Storage() && u.Offset() == t.Offset() && u.DType() == t.DType() &&
+			slices.Equal(u.Shape(), t.Shape()) && slices.Equal(u.Strides(), t.Strides()) && u.IsBigEndian() == t.IsBigEndian() {
+			return n.Name
+		}
+	}
+	return ""
 }
 
 func containsExt(list []string, ext string) bool {
