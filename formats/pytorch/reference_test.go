@@ -159,6 +159,7 @@ for path in sys.argv[1:]:
             else:
                 row['scales'] = t.q_per_channel_scales().tolist(); row['zero_points'] = t.q_per_channel_zero_points().tolist()
                 row['axis'] = t.q_per_channel_axis()
+            row['dequantised'] = t.dequantize().flatten().tolist()
             t = t.int_repr()
         c = t.detach().contiguous()
         if c.dtype in (torch.bfloat16, torch.float16): c = c.view(torch.int16)
@@ -179,6 +180,7 @@ type torchRow struct {
 	Scales     []float64 `json:"scales"`
 	ZeroPoints []int64   `json:"zero_points"`
 	Axis       int       `json:"axis"`
+	Deq        []float64 `json:"dequantised"`
 }
 
 // referenceDir writes the reference checkpoints once per test binary.
@@ -264,6 +266,23 @@ func compareWithTorch(t *testing.T, path string, rows []torchRow) {
 			if !closeFloats(q.Scales, r.Scales) || !equalInt64s(q.ZeroPoints, r.ZeroPoints) || (len(r.Scales) > 1 && q.Axis != r.Axis) {
 				t.Errorf("%s: %s: quantisation %v %v axis %d, torch %v %v axis %d", filepath.Base(path), r.Name, q.Scales, q.ZeroPoints, q.Axis, r.Scales, r.ZeroPoints, r.Axis)
 			}
+			// The inspector's Dequantised toggle: tensor.Dequantize with
+			// these parameters gives torch's dequantize().
+			raw, err := e.Load(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			deq, err := tensor.Dequantize(context.Background(), raw, q.Scales, q.ZeroPoints, q.Axis)
+			if err != nil {
+				t.Fatalf("%s: dequantise: %v", r.Name, err)
+			}
+			got := make([]float64, deq.Len())
+			if err := deq.ReadFloat64s(0, got); err != nil {
+				t.Fatal(err)
+			}
+			if !closeFloatsTol(got, r.Deq, 1e-6) {
+				t.Errorf("%s: %s: dequantised %v, torch %v", filepath.Base(path), r.Name, got, r.Deq)
+			}
 		}
 	}
 	for _, e := range doc.Tensors[len(rows):] {
@@ -291,6 +310,18 @@ func equalInt64s(a, b []int64) bool {
 	}
 	for i := range a {
 		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func closeFloatsTol(a, b []float64, tol float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Abs(a[i]-b[i]) > tol*math.Max(1, math.Abs(b[i])) {
 			return false
 		}
 	}
@@ -347,5 +378,3 @@ func TestSamplesAgreeWithTorch(t *testing.T) {
 
 var sampleDirs = []string{"pytorch/burn", "pytorch/candle", "pytorch/djl", "pytorch/generated-torch-1.13",
 	"pytorch/generated-torch-1.13/sharded", "pytorch/gopickle", "pytorch/pickle-jl", "pytorch/tch-rs"}
-
-var _ = tensor.Float32
