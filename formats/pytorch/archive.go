@@ -110,8 +110,10 @@ func readZip(src *formats.Source, doc *formats.Document) (*checkpoint, error) {
 	if pkl == nil {
 		return nil, formats.Errorf(-1, "zip: member %s/data.pkl cannot be read", folder)
 	}
-	c.header = append(c.header, formats.HeaderField{Name: "archive folder", Offset: pkl.at - int64(len(pkl.f.Name)) - 30,
-		Size: 30 + len(pkl.f.Name), Value: folder, Meaning: fmt.Sprintf("%d members", len(names))})
+	if lh := localHeader(src.Data, pkl.at); lh >= 0 {
+		c.header = append(c.header, formats.HeaderField{Name: "archive folder", Offset: lh,
+			Size: int(pkl.at - lh), Value: folder, Meaning: fmt.Sprintf("%d members; data.pkl's local header", len(names))})
+	}
 	for _, name := range []string{"version", ".data/version", "byteorder"} {
 		m := members[name]
 		if m == nil || m.size > 64 {
@@ -196,6 +198,22 @@ func readZip(src *formats.Source, doc *formats.Document) (*checkpoint, error) {
 		c.facts = append(c.facts, formats.Leaf("version", c.version))
 	}
 	return c, nil
+}
+
+// localHeader finds the local file header whose data starts at at: its
+// name and extra field (torch pads it to align the data) lie between.
+func localHeader(data []byte, at int64) int64 {
+	for lh := at - 30; lh >= 0 && lh >= at-30-2*65535; lh-- {
+		if data[lh] != 'P' || string(data[lh:lh+4]) != "PK\x03\x04" {
+			continue
+		}
+		n := int64(binary.LittleEndian.Uint16(data[lh+26:]))
+		x := int64(binary.LittleEndian.Uint16(data[lh+28:]))
+		if lh+30+n+x == at {
+			return lh
+		}
+	}
+	return -1
 }
 
 func methodName(m uint16) string {

@@ -3,6 +3,7 @@ package pytorch
 import (
 	"bytes"
 	"encoding/binary"
+	"sort"
 	"strings"
 
 	"tensorscope/formats"
@@ -162,10 +163,12 @@ func decode(src *formats.Source) (*formats.Document, error) {
 
 // fill lists the checkpoint's tensors and its metadata tree.
 func fill(doc *formats.Document, c *checkpoint) {
-	if n := len(doc.Header); n > 0 {
-		last := doc.Header[n-1]
-		doc.HeaderSpan = formats.Span{Offset: 0, Len: min(doc.Size, last.Offset+int64(last.Size))}
+	sort.SliceStable(doc.Header, func(i, j int) bool { return doc.Header[i].Offset < doc.Header[j].Offset })
+	var end int64
+	for _, h := range doc.Header {
+		end = max(end, h.Offset+int64(h.Size))
 	}
+	doc.HeaderSpan = formats.Span{Offset: 0, Len: min(doc.Size, end)}
 	b := &builder{doc: doc, c: c}
 	var named []namedTensor
 	if c.kind == "torchscript" {

@@ -152,3 +152,33 @@ func FuzzDecode(f *testing.F) {
 		checkDecode(t, "torchscript", b)
 	})
 }
+
+// TestSniffClaimsNoOtherSample: no sample of another format sniffs as a
+// PyTorch checkpoint or a TorchScript archive.
+func TestSniffClaimsNoOtherSample(t *testing.T) {
+	root := samples.Dir(t, ".")
+	checked := 0
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, ".md") {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		if strings.HasPrefix(rel, "pytorch/") {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, id := range []string{"pytorch", "torchscript"} {
+			if formats.Lookup(id).Sniff(data) {
+				t.Errorf("%s: %s sniffing claims it", rel, id)
+			}
+		}
+		checked++
+		return nil
+	})
+	if checked < 100 {
+		t.Errorf("only %d samples checked", checked)
+	}
+}
