@@ -182,3 +182,57 @@ func TestSniffClaimsNoOtherSample(t *testing.T) {
 		t.Errorf("only %d samples checked", checked)
 	}
 }
+
+// TestIndexMissingShard: an index whose shard is gone lists that shard's
+// tensors without data, saying why, and the others with theirs; the
+// first shard missing too, it is still told from a safetensors index by
+// the next one's content.
+func TestIndexMissingShard(t *testing.T) {
+	for _, gone := range []string{"00002-of", "00001-of"} {
+		t.Run(gone, func(t *testing.T) { indexMissingShard(t, gone) })
+	}
+}
+
+func indexMissingShard(t *testing.T, gone string) {
+	src := samples.Dir(t, "pytorch/generated-torch-1.13/sharded")
+	dir := t.TempDir()
+	entries, _ := os.ReadDir(src)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), gone) {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644)
+	}
+	doc, err := formats.Open(filepath.Join(dir, "pytorch_model.bin.index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	if doc.Format != "pytorch" || len(doc.Tensors) != 8 {
+		t.Fatalf("format %s, %d tensors", doc.Format, len(doc.Tensors))
+	}
+	missing := 0
+	for _, e := range doc.Tensors {
+		shard := ""
+		for _, a := range e.Attrs {
+			if a.Name == "shard" {
+				shard = a.Value.(string)
+			}
+		}
+		if strings.Contains(shard, gone) {
+			missing++
+			if e.HasData() || !strings.Contains(e.Note, "missing") {
+				t.Errorf("%s: has data %v, note %q", e.Name, e.HasData(), e.Note)
+			}
+		} else if _, err := e.Load(context.Background()); err != nil {
+			t.Errorf("%s: %v", e.Name, err)
+		}
+	}
+	if missing == 0 {
+		t.Errorf("no tensor of the missing shard %s", gone)
+	}
+}
