@@ -74,3 +74,52 @@ func findTree(t *testing.T, o fyne.CanvasObject) *widget.Tree {
 	}
 	return found
 }
+
+// TestMetadataInspectsTensor: selecting a tensor of a checkpoint's object
+// tree enables "Inspect tensor", which shows that tensor.
+func TestMetadataInspectsTensor(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(samples.Dir(t, "pytorch/generated-torch-1.13"), "checkpoint_adam.pt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	test.NewTempApp(t)
+	q := viewmodel.NewQueue()
+	d := openFixture(t, q, "checkpoint_adam.pt", data)
+	got := -1
+	pane := newMetaPane(nil, d, func(i int) { got = i })
+	goldenWindow(t, pane, 900, 700)
+	tree := findTree(t, pane)
+	var button *widget.Button
+	var walk func(fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch x := o.(type) {
+		case *widget.Button:
+			if x.Text == "Inspect tensor" {
+				button = x
+			}
+		case *container.Split:
+			walk(x.Leading)
+			walk(x.Trailing)
+		case *fyne.Container:
+			for _, c := range x.Objects {
+				walk(c)
+			}
+		}
+	}
+	walk(pane)
+	if button == nil {
+		t.Fatal("no Inspect tensor button")
+	}
+	tree.Select("0/1") // object ▸ optimizer: not a tensor
+	if !button.Disabled() {
+		t.Error("Inspect tensor is enabled on a node that is no tensor")
+	}
+	tree.Select("0/1/0/0/1") // object ▸ optimizer ▸ state ▸ 0 ▸ exp_avg
+	if button.Disabled() {
+		t.Fatal("Inspect tensor is disabled on a tensor")
+	}
+	test.Tap(button)
+	if got < 0 || d.Doc.Tensors[got].Name != "optimizer.state.0.exp_avg" {
+		t.Errorf("inspected tensor %d, want optimizer.state.0.exp_avg", got)
+	}
+}

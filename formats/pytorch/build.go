@@ -513,6 +513,11 @@ func (b *builder) smallValues(t *pyTensor) ([]float64, error) {
 type metaBuilder struct {
 	nodes  int64
 	budget int64
+	// Linking tensor leaves to the document's tensors: the path of keys
+	// to the node, the names listed, and each tensor's first name.
+	segs   []string
+	known  map[string]bool
+	names  map[*pyTensor]string
 	onPath map[any]bool
 	cut    bool
 }
@@ -523,10 +528,28 @@ func newMetaBuilder(fileSize int64) *metaBuilder {
 	return &metaBuilder{onPath: map[any]bool{}, budget: min(maxMetaNodes, 1<<14+fileSize/2)}
 }
 
+// link lets tensor leaves name the document's tensors.
+func (mb *metaBuilder) link(named []namedTensor) *metaBuilder {
+	if mb.known == nil {
+		mb.known, mb.names = map[string]bool{}, map[*pyTensor]string{}
+	}
+	for _, nt := range named {
+		mb.known[nt.name] = true
+		if _, ok := mb.names[nt.t]; !ok {
+			mb.names[nt.t] = nt.name
+		}
+	}
+	return mb
+}
+
 // metaOf is the tree of v named name.
 func metaOf(name string, v any, mb *metaBuilder, depth int) *formats.Meta {
 	if mb == nil {
 		mb = newMetaBuilder(maxMetaNodes)
+	}
+	if depth > 0 {
+		mb.segs = append(mb.segs, name)
+		defer func() { mb.segs = mb.segs[:len(mb.segs)-1] }()
 	}
 	mb.nodes++
 	if mb.nodes > mb.budget || depth > maxNesting {
@@ -568,7 +591,13 @@ func metaOf(name string, v any, mb *metaBuilder, depth int) *formats.Meta {
 	case *pyStorage:
 		return formats.Leaf(name, fmt.Sprintf("storage %q: %d × %s", x.key, x.numel, x.elem))
 	case *pyTensor:
-		return formats.Leaf(name, x.desc())
+		m := formats.Leaf(name, x.desc())
+		if p := strings.Join(mb.segs, "."); mb.known[p] {
+			m.Tensor = p
+		} else {
+			m.Tensor = mb.names[x]
+		}
+		return m
 	case *npScalar:
 		return formats.Leaf(name, scalarValue(x.value()))
 	case *npDType:

@@ -182,7 +182,7 @@ func fill(doc *formats.Document, c *checkpoint) {
 	doc.Warnings = append(doc.Warnings, c.warnings...)
 
 	doc.Metadata = formats.NewObject("")
-	mb := newMetaBuilder(c.size)
+	mb := newMetaBuilder(c.size).link(named)
 	doc.Metadata.Add(metaOf("object", c.root, mb, 0))
 	if c.consts != nil {
 		doc.Metadata.Add(metaOf("constants", c.consts, mb, 0))

@@ -167,7 +167,13 @@ func decodeIndex(src *formats.Source) (*formats.Document, error) {
 			doc.Warn(-1, "shard %s: %s", file, s.note)
 		} else {
 			m.Add(formats.Leaf("tensors", int64(len(s.byName))))
-			m.Add(metaOf("object", s.b.c.root, newMetaBuilder(s.b.c.size), 0))
+			var named []namedTensor
+			for _, name := range ix.names {
+				if nt, ok := s.byName[name]; ok && ix.files[name] == file {
+					named = append(named, nt)
+				}
+			}
+			m.Add(metaOf("object", s.b.c.root, newMetaBuilder(s.b.c.size).link(named), 0))
 		}
 		shardList.Add(m)
 	}

@@ -236,3 +236,36 @@ func indexMissingShard(t *testing.T, gone string) {
 		t.Errorf("no tensor of the missing shard %s", gone)
 	}
 }
+
+// TestMetadataLinksTensors: tensor leaves of the object tree name the
+// document tensor they show.
+func TestMetadataLinksTensors(t *testing.T) {
+	cases := map[string][][2]string{
+		"pytorch/generated-torch-1.13/checkpoint_adam.pt": {
+			{"object/optimizer/state/0/exp_avg", "optimizer.state.0.exp_avg"},
+			{"object/model/fc.weight", "model.fc.weight"},
+		},
+		"pytorch/generated-torch-1.13/torchscript_module.pt": {{"object/conv/weight", "conv.weight"}, {"object/offset", "offset"}},
+		"pytorch/generated-torch-1.13/shared_storage.pt":     {{"object/lm_head.weight", "lm_head.weight"}},
+		"pytorch/gopickle/tensor_float32_proto1.pt":          {{"object", "#0"}},
+	}
+	for file, want := range cases {
+		doc, err := formats.Open(filepath.Join(samples.Root(), file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range want {
+			n := doc.Metadata
+			for _, part := range strings.Split(w[0], "/") {
+				n = n.Child(part)
+				if n == nil {
+					t.Fatalf("%s: no node %s", file, w[0])
+				}
+			}
+			if n.Tensor != w[1] || doc.Tensor(w[1]) == nil {
+				t.Errorf("%s: %s links to %q, want %q", file, w[0], n.Tensor, w[1])
+			}
+		}
+		doc.Close()
+	}
+}
