@@ -399,6 +399,12 @@ func readLegacy(src *formats.Source, doc *formats.Document) (*checkpoint, error)
 	}
 	objAt := u.pos
 	u.persistent = func(pid any, at int64) (any, error) {
+		if t, ok := pid.(*pyTuple); ok && len(t.items) > 1 && t.items[0] == "module" {
+			// torch.save(model) in the legacy format records each module
+			// class with its source: shown, never loaded.
+			o := &pyObject{class: "module class " + typeName(t.items[1]), args: t.items[2:], depth: 1}
+			return o, nil
+		}
 		return legacyStorage(c, pid, at)
 	}
 	root, _, err := next("object")
@@ -463,9 +469,6 @@ func readLegacy(src *formats.Source, doc *formats.Document) (*checkpoint, error)
 func legacyStorage(c *checkpoint, pid any, at int64) (*pyStorage, error) {
 	its, ok := pid.(*pyTuple)
 	if !ok || len(its.items) < 5 {
-		if ok && len(its.items) > 0 && its.items[0] == "module" {
-			return nil, formats.Errorf(at, "pickle: the file holds a whole nn.Module with its source, not data")
-		}
 		return nil, formats.Errorf(at, "pickle: persistent id is a %s, expected ('storage', type, key, location, numel, view)", typeName(pid))
 	}
 	if tag, _ := its.items[0].(string); tag != "storage" {

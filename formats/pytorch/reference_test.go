@@ -85,6 +85,9 @@ torch.save({'model': net.state_dict(), 'optimizer': opt.state_dict(), 'epoch': 2
             'steps': np.int64(9), 'hist': np.arange(4, dtype=np.int32), 'config': {'lr': 1e-3, 'layers': [1, 2], 'name': 'x'}},
            p('checkpoint.pt'))
 torch.jit.save(torch.jit.script(net.eval()), p('scripted.pt'))
+# Whole modules (pickled by class, with legacy source records): read inertly.
+torch.save(net, p('whole_model.pt'))
+torch.save(net, p('whole_model_legacy.pt'), _use_new_zipfile_serialization=False)
 x = torch.randn(3, 4)
 q = {'per_tensor_u8': torch.quantize_per_tensor(x, 0.05, 3, torch.quint8),
      'per_tensor_i8': torch.quantize_per_tensor(x, 0.02, -2, torch.qint8),
@@ -355,6 +358,34 @@ func TestAgreesWithTorch(t *testing.T) {
 	for _, f := range files {
 		t.Run(strings.TrimPrefix(f, dir+"/"), func(t *testing.T) { compareWithTorch(t, f, ref[f]) })
 	}
+	// A whole nn.Module (its class never imported): the tensors are found
+	// under their attribute paths and hold what the state_dict holds.
+	for _, name := range []string{"whole_model.pt", "whole_model_legacy.pt"} {
+		doc, err := formats.Open(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		e := doc.Tensor("_modules.fc._parameters.weight")
+		if e == nil || !equalInts(e.Shape, []int{3, 64}) || len(doc.Warnings) > 0 {
+			t.Errorf("%s: tensors %v, warnings %v", name, doc.Tensors, doc.Warnings)
+		} else if !bytes.Equal(storedBytes(t, e), storedBytes(t, mustOpen(t, filepath.Join(dir, "checkpoint.pt")).Tensor("model.fc.weight"))) {
+			t.Errorf("%s: fc.weight differs from the state_dict's", name)
+		}
+		if meta, _ := doc.Metadata.MarshalJSON(); !strings.Contains(string(meta), "object of class") {
+			t.Errorf("%s: the module is not shown as an inert object", name)
+		}
+		doc.Close()
+	}
+}
+
+func mustOpen(t *testing.T, path string) *formats.Document {
+	t.Helper()
+	doc, err := formats.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { doc.Close() })
+	return doc
 }
 
 // TestSamplesAgreeWithTorch reads every sample checkpoint both ways.
