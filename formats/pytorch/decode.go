@@ -3,7 +3,9 @@ package pytorch
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"tensorscope/formats"
@@ -189,8 +191,10 @@ func fill(doc *formats.Document, c *checkpoint) {
 	}
 	if len(c.code) > 0 {
 		code := formats.NewObject("code")
+		left := maxCodeLines
 		for _, f := range c.code {
 			code.Add(formats.Leaf(strings.TrimPrefix(f.name, "code/"), f.text))
+			doc.Tables = append(doc.Tables, codeTable(f, &left))
 		}
 		doc.Metadata.Add(code)
 	}
@@ -201,4 +205,23 @@ func fill(doc *formats.Document, c *checkpoint) {
 	if mb.cut {
 		doc.Warn(-1, "the object is larger than the metadata pane shows: it is cut at %d nodes", mb.budget)
 	}
+}
+
+// maxCodeLines bounds the source lines shown as tables (the whole text of
+// each file is in the metadata tree's code node).
+const maxCodeLines = 4000
+
+// codeTable shows a TorchScript source file as text, a row per line.
+func codeTable(f codeFile, left *int) formats.Table {
+	t := formats.Table{Title: f.name, Columns: []string{"Line", "Source"}}
+	lines := strings.Split(strings.TrimRight(f.text, "\n"), "\n")
+	for i, line := range lines {
+		if *left <= 0 {
+			t.Rows = append(t.Rows, []string{"…", fmt.Sprintf("%d more lines: the whole file is in the tree under code", len(lines)-i)})
+			break
+		}
+		*left--
+		t.Rows = append(t.Rows, []string{strconv.Itoa(i + 1), strings.ReplaceAll(line, "\t", "    ")})
+	}
+	return t
 }

@@ -269,3 +269,23 @@ func TestMetadataLinksTensors(t *testing.T) {
 		doc.Close()
 	}
 }
+
+// TestTorchScriptCode: the code/ sources are shown as text, a table per
+// file, and kept whole in the metadata tree.
+func TestTorchScriptCode(t *testing.T) {
+	doc, err := formats.Open(filepath.Join(samples.Dir(t, "pytorch/generated-torch-1.13"), "torchscript_module.pt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	if doc.Format != "torchscript" || len(doc.Tables) != 5 || doc.Tables[0].Title != "code/__torch__.py" {
+		t.Fatalf("format %s, %d tables", doc.Format, len(doc.Tables))
+	}
+	if r := doc.Tables[0].Rows[0]; r[0] != "1" || r[1] != "class Scripted(Module):" {
+		t.Errorf("first line %v", r)
+	}
+	code := doc.Metadata.Child("code").Child("__torch__.py")
+	if s, _ := code.Value.(string); !strings.Contains(s, `__buffers__ = ["scale", ]`) {
+		t.Errorf("the tree's code node holds %q", s)
+	}
+}
