@@ -34,7 +34,8 @@ func ExportAll(ctx context.Context, path string, doc *formats.Document, progress
 	var named []safetensors.Named
 	var skipped, tied []string
 	dropped := map[string]string{} // tied name → the name written, as Hugging Face's convert script records it
-	converted := 0                 // block-quantised tensors, written dequantised
+	views := map[viewKey][]safetensors.Named{}
+	converted := 0 // block-quantised tensors, written dequantised
 	for i, e := range doc.Tensors {
 		if err := ctx.Err(); err != nil {
 			return "", err
@@ -55,7 +56,7 @@ func ExportAll(ctx context.Context, path string, doc *formats.Document, progress
 		if err != nil {
 			return "", err
 		}
-		if kept := sameView(named, t); kept != "" {
+		if kept := sameView(views, e.Name, t); kept != "" {
 			// Tied weights (one storage under two names) are written once.
 			tied = append(tied, e.Name+" (the same data as "+kept+")")
 			dropped[e.Name] = kept
@@ -127,16 +128,26 @@ func (d *Doc) ExportAll(path string, onProgress func(frac float64), done func(no
 	}, onProgress, done)
 }
 
-// sameView returns the name of a tensor already in named that is the very
-// view t is (same storage, offset, dtype, shape and strides), or "".
-func sameView(named []safetensors.Named, t *tensor.Tensor) string {
-	for _, n := range named {
+// viewKey is where a view starts; views that start at the same place
+// are compared in full by sameView.
+type viewKey struct {
+	storage *tensor.Storage
+	offset  int
+}
+
+// sameView returns the name of a tensor already written that is the very
+// view t is (same storage, offset, dtype, shape and strides), or "";
+// otherwise it records t under name.
+func sameView(seen map[viewKey][]safetensors.Named, name string, t *tensor.Tensor) string {
+	k := viewKey{t.Storage(), t.Offset()}
+	for _, n := range seen[k] {
 		u := n.Tensor
-		if u.Storage() == t.Storage() && u.Offset() == t.Offset() && u.DType() == t.DType() &&
-			slices.Equal(u.Shape(), t.Shape()) && slices.Equal(u.Strides(), t.Strides()) && u.IsBigEndian() == t.IsBigEndian() {
+		if u.DType() == t.DType() && u.IsBigEndian() == t.IsBigEndian() &&
+			slices.Equal(u.Shape(), t.Shape()) && slices.Equal(u.Strides(), t.Strides()) {
 			return n.Name
 		}
 	}
+	seen[k] = append(seen[k], safetensors.Named{Name: name, Tensor: t})
 	return ""
 }
 
