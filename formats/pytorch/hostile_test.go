@@ -373,3 +373,28 @@ func TestZipBomb(t *testing.T) {
 	_, err = formats.OpenBytes("bomb.pt", pickleBomb)
 	wantError(t, err, "zip bomb")
 }
+
+// TestFloat8Storages: torch ≥ 2.1 saves float8 tensors with storage
+// classes torch 1.13 cannot write; a hand-written checkpoint stands in.
+func TestFloat8Storages(t *testing.T) {
+	for cls, want := range map[string]string{"Float8_e4m3fnStorage": "float8_e4m3fn", "Float8_e5m2Storage": "float8_e5m2",
+		"Float8_e4m3fnuzStorage": "float8_e4m3fnuz", "Float8_e5m2fnuzStorage": "float8_e5m2fnuz"} {
+		prog := new(pk).proto(2).dict1("w", func(p *pk) { p.tensor(cls, "0", 4, 0, []int64{2, 2}, []int64{2, 1}) }).stop()
+		doc, err := openZip(t, prog, map[string][]byte{"0": {0x38, 0x40, 0xb8, 0x00}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := doc.Tensors[0]
+		if e.TypeString() != want {
+			t.Errorf("%s: dtype %s, want %s", cls, e.TypeString(), want)
+		}
+		v, err := e.Load(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x, _ := v.Float64At([]int{1, 1}); x != 0 {
+			t.Errorf("%s: [1,1] = %v, want 0", cls, x)
+		}
+		doc.Close()
+	}
+}
