@@ -22,12 +22,13 @@ type Encoder struct {
 	// Check reports why a tensor cannot be written, or nil when it can.
 	// Writing all of a document's tensors leaves out those it refuses.
 	Check func(n Named) error
-	// Write writes the tensors to w in order. Any view may be written,
-	// strided ones without a full copy; a dtype the format lacks is
-	// widened where that keeps every value, and the note says so (it is
-	// empty when there is nothing to tell). Cancelling ctx stops the
-	// write between chunks.
-	Write func(ctx context.Context, w io.Writer, tensors []Named) (note string, err error)
+	// Write writes the tensors to w in order, with metadata (text
+	// key-value pairs) where the format has a place for it (safetensors'
+	// __metadata__; others ignore it). Any view may be written, strided
+	// ones without a full copy; a dtype the format lacks is widened where
+	// that keeps every value, and the note says so (it is empty when there
+	// is nothing to tell). Cancelling ctx stops the write between chunks.
+	Write func(ctx context.Context, w io.Writer, tensors []Named, metadata map[string]string) (note string, err error)
 }
 
 // Named is a tensor to write under a name.

@@ -31,7 +31,7 @@ func ExampleOpen() {
 		panic(err)
 	}
 	err = formats.WriteFileAtomic(path, func(f io.Writer) error {
-		_, err := enc.Write(context.Background(), f, []formats.Named{{Name: "w", Tensor: w}})
+		_, err := enc.Write(context.Background(), f, []formats.Named{{Name: "w", Tensor: w}}, nil)
 		return err
 	})
 	if err != nil {

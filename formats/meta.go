@@ -10,6 +10,10 @@ type Meta struct {
 	// Lazy, when set, is a long array kept in the file and read on demand
 	// (see LazyList); the node has neither Value nor Children.
 	Lazy *LazyList
+	// Tensor, when set, names the document tensor the node shows (a
+	// checkpoint's object tree holds its tensors): the viewer links it to
+	// the inspector.
+	Tensor string
 }
 
 // NewObject returns an interior node whose children are named.

@@ -106,7 +106,7 @@ func (dt *docTab) rebuild() {
 	dt.panes = container.NewAppTabs(
 		container.NewTabItem("Tensors", dt.tensors.content),
 		container.NewTabItem("Header", newHeaderPane(dt.mw.win, d)),
-		container.NewTabItem("Metadata", newMetaPane(dt.mw.win, d)),
+		container.NewTabItem("Metadata", newMetaPane(dt.mw.win, d, dt.inspectTensor)),
 	)
 	dt.graph = nil
 	if d.Doc.Graph != nil {

@@ -16,7 +16,9 @@ import (
 // newMetaPane shows the metadata tree (expand, collapse, copy a value) and,
 // beside it, the document's tables and plots (for .nn: the architecture and
 // the training curves).
-func newMetaPane(win fyne.Window, d *viewmodel.Doc) fyne.CanvasObject {
+// inspect, when given, shows a document tensor in the inspector: nodes
+// that show a tensor (a checkpoint's object tree) link to it.
+func newMetaPane(win fyne.Window, d *viewmodel.Doc, inspect ...func(i int)) fyne.CanvasObject {
 	mt := d.Meta
 	path := widget.NewLabel("")
 	path.Truncation = fyne.TextTruncateEllipsis
@@ -37,11 +39,22 @@ func newMetaPane(win fyne.Window, d *viewmodel.Doc) fyne.CanvasObject {
 		}
 	})
 	copyButton.Disable()
+	inspectButton := widget.NewButton("Inspect tensor", func() {
+		if i := mt.Tensor(selected, d.Doc); i >= 0 && len(inspect) > 0 {
+			inspect[0](i)
+		}
+	})
+	inspectButton.Disable()
 	lists := newLazyListView(mt)
 	tree.OnSelected = func(id widget.TreeNodeID) {
 		selected = id
 		path.SetText(mt.Path(id))
 		copyButton.Enable()
+		if len(inspect) > 0 && mt.Tensor(id, d.Doc) >= 0 {
+			inspectButton.Enable()
+		} else {
+			inspectButton.Disable()
+		}
 		lists.show(id)
 	}
 	tree.OpenBranch("")
@@ -52,7 +65,11 @@ func newMetaPane(win fyne.Window, d *viewmodel.Doc) fyne.CanvasObject {
 	if mt.Empty() {
 		left = widget.NewLabel("This file has no metadata beyond its header.")
 	} else {
-		left = container.NewBorder(nil, container.NewBorder(nil, nil, nil, copyButton, path), nil, nil, tree)
+		buttons := fyne.CanvasObject(copyButton)
+		if len(inspect) > 0 {
+			buttons = container.NewHBox(inspectButton, copyButton)
+		}
+		left = container.NewBorder(nil, container.NewBorder(nil, nil, nil, buttons, path), nil, nil, tree)
 	}
 	extras := metaExtras(d)
 	if extras == nil && !mt.HasLazyLists() {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"tensorscope/formats"
@@ -31,7 +32,7 @@ func ExportAll(ctx context.Context, path string, doc *formats.Document, progress
 	if err := refuseInput(path, doc); err != nil {
 		return "", err
 	}
-	named, skipped, err := loadForExport(ctx, doc, enc, progress)
+	named, skipped, dropped, err := loadForExport(ctx, doc, enc, progress)
 	if err != nil {
 		return "", err
 	}
@@ -52,13 +53,21 @@ func ExportAll(ctx context.Context, path string, doc *formats.Document, progress
 		// The encoders read tensors through formats.TensorChunks, which
 		// catches faults itself.
 		var err error
-		encoderNote, err = enc.Write(ctx, w, named)
+		encoderNote, err = enc.Write(ctx, w, named, dropped)
 		return err
 	})
 	if err != nil {
 		return "", err
 	}
 	notes := []string{encoderNote}
+	if len(dropped) > 0 {
+		var tied []string
+		for drop, kept := range dropped {
+			tied = append(tied, drop+" (the same data as "+kept+")")
+		}
+		slices.Sort(tied)
+		notes = append(notes, "tied weights are written once: dropped "+strings.Join(tied, ", "))
+	}
 	if len(skipped) > 0 {
 		shown := skipped
 		if len(shown) > 5 {
@@ -70,11 +79,15 @@ func ExportAll(ctx context.Context, path string, doc *formats.Document, progress
 }
 
 // loadForExport loads every tensor of doc with data that enc accepts, and
-// names the others with the reason. Load catches faults itself.
-func loadForExport(ctx context.Context, doc *formats.Document, enc *formats.Encoder, progress Progress) (named []formats.Named, skipped []string, err error) {
+// names the others with the reason. Tied weights (one view under two
+// names) are loaded once: dropped maps each further name to the name
+// written, as Hugging Face's convert script records it in the file's
+// metadata. Load catches faults itself.
+func loadForExport(ctx context.Context, doc *formats.Document, enc *formats.Encoder, progress Progress) (named []formats.Named, skipped []string, dropped map[string]string, err error) {
+	views := map[viewKey][]formats.Named{}
 	for i, e := range doc.Tensors {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if e.Role == formats.RoleDerived {
 			continue
@@ -85,7 +98,14 @@ func loadForExport(ctx context.Context, doc *formats.Document, enc *formats.Enco
 		}
 		t, err := e.Load(ctx)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
+		}
+		if kept := sameView(views, e.Name, t); kept != "" {
+			if dropped == nil {
+				dropped = map[string]string{}
+			}
+			dropped[e.Name] = kept
+			continue
 		}
 		n := formats.Named{Name: e.Name, Tensor: t}
 		if enc.Check != nil {
@@ -99,7 +119,30 @@ func loadForExport(ctx context.Context, doc *formats.Document, enc *formats.Enco
 			progress(int64(i+1), int64(2*len(doc.Tensors)))
 		}
 	}
-	return named, skipped, nil
+	return named, skipped, dropped, nil
+}
+
+// viewKey is where a view starts; views that start at the same place are
+// compared in full by sameView.
+type viewKey struct {
+	storage *tensor.Storage
+	offset  int
+}
+
+// sameView returns the name of a tensor already seen that is the very view
+// t is (same storage, offset, dtype, byte order, shape and strides), or "";
+// otherwise it records t under name.
+func sameView(seen map[viewKey][]formats.Named, name string, t *tensor.Tensor) string {
+	k := viewKey{t.Storage(), t.Offset()}
+	for _, n := range seen[k] {
+		u := n.Tensor
+		if u.DType() == t.DType() && u.IsBigEndian() == t.IsBigEndian() &&
+			slices.Equal(u.Shape(), t.Shape()) && slices.Equal(u.Strides(), t.Strides()) {
+			return n.Name
+		}
+	}
+	seen[k] = append(seen[k], formats.Named{Name: name, Tensor: t})
+	return ""
 }
 
 // writtenBytes estimates the bytes an export writes for t, for progress

@@ -40,6 +40,20 @@ func (t *MetaTree) Node(id string) *formats.Meta {
 	return n
 }
 
+// Tensor returns the index in doc of the tensor node id shows, or -1.
+func (t *MetaTree) Tensor(id string, doc *formats.Document) int {
+	n := t.Node(id)
+	if n == nil || n.Tensor == "" || doc == nil {
+		return -1
+	}
+	for i, e := range doc.Tensors {
+		if e.Name == n.Tensor {
+			return i
+		}
+	}
+	return -1
+}
+
 // Children returns the ids of id's children.
 func (t *MetaTree) Children(id string) []string {
 	n := t.Node(id)

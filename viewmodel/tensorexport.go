@@ -37,7 +37,9 @@ func ExportTensorAs(ctx context.Context, path, name string, t, plane *tensor.Ten
 		if err != nil {
 			return "", fmt.Errorf("export %s: choose a name ending in %s", filepath.Base(path), strings.Join(TensorExportExtensions(), ", "))
 		}
-		write = func(w io.Writer) (string, error) { return enc.Write(ctx, w, []formats.Named{{Name: name, Tensor: t}}) }
+		write = func(w io.Writer) (string, error) {
+			return enc.Write(ctx, w, []formats.Named{{Name: name, Tensor: t}}, nil)
+		}
 	}
 	err = WriteFileAtomicContext(ctx, path, func(w io.Writer) error {
 		var err error

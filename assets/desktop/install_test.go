@@ -163,6 +163,7 @@ var installedTypes = []string{
 	"application/x-datacode-nn", "application/x-gguf", "application/x-onnx",
 	"application/x-npy", "application/x-npz", "application/x-safetensors", "application/x-safetensors-index",
 	"application/x-tflite",
+	"application/x-pytorch",
 }
 
 func isOurs(mime string) bool {

@@ -145,6 +145,7 @@ func realSamples(t *testing.T) []sampleCase {
 	}
 	out = append(out, numpyAndSafetensorsSamples(t)...)
 	out = append(out, tfliteSamples(t)...)
+	out = append(out, pytorchSamples(t)...)
 	return out
 }
 
@@ -240,13 +241,18 @@ func TestGlobsNameEveryFormat(t *testing.T) {
 		"application/x-safetensors":       "*.safetensors",
 		"application/x-safetensors-index": "*.safetensors.index.json",
 		"application/x-tflite":            "*.tflite",
+		"application/x-pytorch":           "*.pt *.pth *.ckpt",
 	}
 	mi := readMimeInfo(t)
 	if len(mi.Types) != len(want) {
 		t.Errorf("%d types; want %d", len(mi.Types), len(want))
 	}
 	for _, mt := range mi.Types {
-		if len(mt.Globs) != 1 || mt.Globs[0].Pattern != want[mt.Type] {
+		var globs []string
+		for _, g := range mt.Globs {
+			globs = append(globs, g.Pattern)
+		}
+		if strings.Join(globs, " ") != want[mt.Type] {
 			t.Errorf("%s: globs %v; want %s", mt.Type, mt.Globs, want[mt.Type])
 		}
 		if mt.Comment == "" {

@@ -7,6 +7,7 @@ import (
 	_ "tensorscope/formats/nn"
 	_ "tensorscope/formats/npy"
 	_ "tensorscope/formats/onnx"
+	_ "tensorscope/formats/pytorch"
 	_ "tensorscope/formats/safetensors"
 	_ "tensorscope/formats/tflite"
 	_ "tensorscope/formats/tmfile"

@@ -22,7 +22,7 @@ var encoder = &formats.Encoder{
 		}
 		return nil
 	},
-	Write: func(ctx context.Context, w io.Writer, ts []formats.Named) (string, error) {
+	Write: func(ctx context.Context, w io.Writer, ts []formats.Named, _ map[string]string) (string, error) {
 		if len(ts) != 1 {
 			return "", fmt.Errorf("a .npy file holds one tensor, not %d", len(ts))
 		}

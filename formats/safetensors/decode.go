@@ -58,6 +58,9 @@ func sniffIndex(b []byte) bool {
 
 func decode(src *formats.Source) (*formats.Document, error) {
 	if !sniffFile(src.Data) && sniffIndex(src.Data) {
+		if f := shardFormat(src); f != nil {
+			return f.Decode(src)
+		}
 		return decodeIndex(src)
 	}
 	return decodeFile(src)

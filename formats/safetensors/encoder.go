@@ -18,7 +18,7 @@ var encoder = &formats.Encoder{
 		_, err := EncodeHeader([]Named{named(n)}, nil)
 		return err
 	},
-	Write: func(ctx context.Context, w io.Writer, ts []formats.Named) (string, error) {
+	Write: func(ctx context.Context, w io.Writer, ts []formats.Named, metadata map[string]string) (string, error) {
 		ns := make([]Named, len(ts))
 		widened := 0
 		for i, t := range ts {
@@ -27,7 +27,7 @@ var encoder = &formats.Encoder{
 				widened++
 			}
 		}
-		if err := Write(ctx, w, ns, nil); err != nil {
+		if err := Write(ctx, w, ns, metadata); err != nil {
 			return "", err
 		}
 		if widened == 0 {

@@ -275,3 +275,38 @@ func plural(n int, noun string) string {
 	}
 	return noun + "s"
 }
+
+// shardFormat returns the codec of the index's shards when that is
+// another format's (a pytorch_model.bin.index.json has the same shape as
+// ours): such an index is that codec's to open. The first shard that
+// exists is mapped only to sniff it. Nil when it is safetensors, or no
+// shard can be read, or its format is unknown.
+func shardFormat(src *formats.Source) *formats.Format {
+	ix, err := parseIndex(src.Data)
+	if err != nil {
+		return nil
+	}
+	for _, file := range ix.files {
+		path, err := formats.ResolveInside(src.Path, file)
+		if err != nil {
+			continue
+		}
+		st, err := tensor.MapFile(path)
+		if err != nil {
+			continue
+		}
+		var f *formats.Format
+		_ = tensor.CatchFault(func() error {
+			if !sniffFile(st.Bytes()) {
+				f, _ = formats.Detect(st.Bytes())
+			}
+			return nil
+		})
+		st.Close()
+		if f == format {
+			return nil
+		}
+		return f
+	}
+	return nil
+}

@@ -13,7 +13,7 @@ import (
 // encoder writes one tensor as TSR (see Write).
 var encoder = &formats.Encoder{
 	Extension: ".tsr",
-	Write: func(ctx context.Context, w io.Writer, ts []formats.Named) (string, error) {
+	Write: func(ctx context.Context, w io.Writer, ts []formats.Named, _ map[string]string) (string, error) {
 		if len(ts) != 1 {
 			return "", fmt.Errorf("an exported .tsr file holds one tensor, not %d", len(ts))
 		}

@@ -1,0 +1,227 @@
+package pytorch
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"tensorscope/formats"
+)
+
+var format = &formats.Format{
+	ID:         "pytorch",
+	Name:       "PyTorch checkpoint",
+	Extensions: []string{".pt", ".pth", ".ckpt", ".bin", ".pytorch_model.bin.index.json"},
+	Sniff:      func(b []byte) bool { return sniffLegacy(b) || (sniffZip(b) && !sniffTorchScript(b)) },
+}
+
+var scriptFormat = &formats.Format{
+	ID:         "torchscript",
+	Name:       "TorchScript archive",
+	Extensions: []string{".pt", ".pth", ".ptl"},
+	Sniff:      sniffTorchScript,
+}
+
+func init() {
+	format.Decode = decode
+	scriptFormat.Decode = decode
+	formats.Register(format)
+	formats.Register(scriptFormat)
+}
+
+// sniffLegacy recognises the legacy format by its first pickle: torch's
+// magic number 0x1950a86a20f9469cfc6c, as LONG1 (protocol 2 and later) or
+// as the text LONG of protocols 0 and 1.
+func sniffLegacy(b []byte) bool {
+	if len(b) >= 2 && b[0] == opProto && b[1] <= 5 {
+		b = b[2:]
+	}
+	if len(b) >= 9 && b[0] == opFrame {
+		b = b[9:]
+	}
+	if len(b) >= 12 && b[0] == opLong1 && b[1] == 10 && bytes.Equal(b[2:12], legacyMagic) {
+		return true
+	}
+	return bytes.HasPrefix(b, []byte("L"+legacyMagicDecimal))
+}
+
+// centralDirectory returns a zip's central directory (bounded), found
+// from its end record, or nil.
+func centralDirectory(b []byte) []byte {
+	if len(b) < 22 || string(b[:2]) != "PK" {
+		return nil
+	}
+	from := max(0, len(b)-(1<<16)-22)
+	i := bytes.LastIndex(b[from:], []byte("PK\x05\x06"))
+	if i < 0 {
+		return nil
+	}
+	eocd := from + i
+	if eocd+22 > len(b) {
+		return nil
+	}
+	size := int64(binary.LittleEndian.Uint32(b[eocd+12:]))
+	off := int64(binary.LittleEndian.Uint32(b[eocd+16:]))
+	if off == 0xffffffff || size == 0xffffffff {
+		// zip64: the locator just before the end record names the
+		// zip64 end record.
+		loc := eocd - 20
+		if loc < 0 || string(b[loc:loc+4]) != "PK\x06\x07" {
+			return nil
+		}
+		rec := int64(binary.LittleEndian.Uint64(b[loc+8:]))
+		if rec < 0 || rec+56 > int64(len(b)) || string(b[rec:rec+4]) != "PK\x06\x06" {
+			return nil
+		}
+		size = int64(binary.LittleEndian.Uint64(b[rec+40:]))
+		off = int64(binary.LittleEndian.Uint64(b[rec+48:]))
+	}
+	if off < 0 || size < 0 || off > int64(len(b)) || size > int64(len(b))-off {
+		return nil
+	}
+	return b[off : off+min(size, 16<<20)]
+}
+
+// memberNames calls fn with each central directory entry's name until it
+// returns true.
+func memberNames(cd []byte, fn func(name string) bool) bool {
+	for len(cd) >= 46 && string(cd[:4]) == "PK\x01\x02" {
+		n := int(binary.LittleEndian.Uint16(cd[28:]))
+		extra := int(binary.LittleEndian.Uint16(cd[30:]))
+		comment := int(binary.LittleEndian.Uint16(cd[32:]))
+		if 46+n > len(cd) {
+			return false
+		}
+		if fn(string(cd[46 : 46+n])) {
+			return true
+		}
+		next := 46 + n + extra + comment
+		if next > len(cd) {
+			return false
+		}
+		cd = cd[next:]
+	}
+	return false
+}
+
+// sniffZip recognises torch's zip format: a member <folder>/data.pkl.
+func sniffZip(b []byte) bool {
+	if len(b) < 4 || string(b[:4]) != "PK\x03\x04" {
+		return false
+	}
+	return memberNames(centralDirectory(b), func(name string) bool {
+		dir, ok := strings.CutSuffix(name, "/data.pkl")
+		return ok && dir != "" && !strings.Contains(dir, "/")
+	})
+}
+
+// sniffTorchScript recognises torch.jit.save's archives: torch's zip
+// format with a constants.pkl beside data.pkl.
+func sniffTorchScript(b []byte) bool {
+	if !sniffZip(b) {
+		return false
+	}
+	return memberNames(centralDirectory(b), func(name string) bool {
+		dir, ok := strings.CutSuffix(name, "/constants.pkl")
+		return ok && dir != "" && !strings.Contains(dir, "/")
+	})
+}
+
+func decode(src *formats.Source) (*formats.Document, error) {
+	if looksLikeIndex(src.Data) {
+		return decodeIndex(src)
+	}
+	f := format
+	if sniffTorchScript(src.Data) {
+		f = scriptFormat
+	}
+	doc := src.NewDocument(f, "")
+	var c *checkpoint
+	var err error
+	switch {
+	case sniffZip(src.Data):
+		c, err = readZip(src, doc)
+	case sniffLegacy(src.Data):
+		c, err = readLegacy(src, doc)
+	default:
+		return nil, formats.Errorf(0, "neither a zip archive with a data.pkl nor a legacy torch.save stream (which starts with the magic number %s)", legacyMagicDecimal)
+	}
+	if c != nil {
+		c.size = int64(len(src.Data))
+		doc.Header = c.header
+		doc.Version = c.version
+		doc.Warnings = append(doc.Warnings, c.warnings...)
+		c.warnings = nil
+	}
+	if err != nil {
+		return doc, err
+	}
+	fill(doc, c)
+	return doc, nil
+}
+
+// fill lists the checkpoint's tensors and its metadata tree.
+func fill(doc *formats.Document, c *checkpoint) {
+	sort.SliceStable(doc.Header, func(i, j int) bool { return doc.Header[i].Offset < doc.Header[j].Offset })
+	var end int64
+	for _, h := range doc.Header {
+		end = max(end, h.Offset+int64(h.Size))
+	}
+	doc.HeaderSpan = formats.Span{Offset: 0, Len: min(doc.Size, end)}
+	b := &builder{doc: doc, c: c}
+	var named []namedTensor
+	if c.kind == "torchscript" {
+		named = scriptTensors(c)
+	} else {
+		named = nameTensors(c, c.root)
+	}
+	doc.Warnings = append(doc.Warnings, c.warnings...)
+	c.warnings = nil
+	b.addTensors(named)
+	doc.Warnings = append(doc.Warnings, c.warnings...)
+
+	doc.Metadata = formats.NewObject("")
+	mb := newMetaBuilder(c.size).link(named)
+	doc.Metadata.Add(metaOf("object", c.root, mb, 0))
+	if c.consts != nil {
+		doc.Metadata.Add(metaOf("constants", c.consts, mb, 0))
+	}
+	if len(c.code) > 0 {
+		code := formats.NewObject("code")
+		left := maxCodeLines
+		for _, f := range c.code {
+			code.Add(formats.Leaf(strings.TrimPrefix(f.name, "code/"), f.text))
+			doc.Tables = append(doc.Tables, codeTable(f, &left))
+		}
+		doc.Metadata.Add(code)
+	}
+	if u := unknownMeta(c.unknown); u != nil {
+		doc.Metadata.Add(u)
+	}
+	doc.Metadata.Add(formats.NewObject("file", c.facts...))
+	if mb.cut {
+		doc.Warn(-1, "the object is larger than the metadata pane shows: it is cut at %d nodes", mb.budget)
+	}
+}
+
+// maxCodeLines bounds the source lines shown as tables (the whole text of
+// each file is in the metadata tree's code node).
+const maxCodeLines = 4000
+
+// codeTable shows a TorchScript source file as text, a row per line.
+func codeTable(f codeFile, left *int) formats.Table {
+	t := formats.Table{Title: f.name, Columns: []string{"Line", "Source"}}
+	lines := strings.Split(strings.TrimRight(f.text, "\n"), "\n")
+	for i, line := range lines {
+		if *left <= 0 {
+			t.Rows = append(t.Rows, []string{"…", fmt.Sprintf("%d more lines: the whole file is in the tree under code", len(lines)-i)})
+			break
+		}
+		*left--
+		t.Rows = append(t.Rows, []string{strconv.Itoa(i + 1), strings.ReplaceAll(line, "\t", "    ")})
+	}
+	return t
+}
