@@ -48,11 +48,11 @@ type summaryAcc struct {
 // need scaling (their fourth powers stay within float64); float64 blocks
 // with magnitudes beyond 2^±240 are scaled to below 1.
 type momentAcc struct {
-	n              float64
-	mean           float64
-	m2, m3, m4     float64
-	exp            int
-	used           bool
+	n          float64
+	mean       float64
+	m2, m3, m4 float64
+	exp        int
+	used       bool
 }
 
 const (
