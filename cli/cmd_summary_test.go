@@ -181,3 +181,24 @@ func TestSummaryUsage(t *testing.T) {
 		t.Errorf("--help does not list summary: %q", out)
 	}
 }
+
+// render --view summary draws the fingerprint; --metric belongs to it.
+func TestRenderSummaryView(t *testing.T) {
+	path := faultyCheckpoint(t)
+	out := filepath.Join(t.TempDir(), "fp.png")
+	if _, errOut, code := runChild(t, nil, "render", path, "--view", "summary", "--metric", "outlier_ratio", "--out", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if st, err := os.Stat(out); err != nil || st.Size() == 0 {
+		t.Fatalf("no image: %v", err)
+	}
+	for _, args := range [][]string{
+		{"render", path, "--view", "summary", "--metric", "median", "--out", out + "2.png"},
+		{"render", path, "--view", "heatmap", "--metric", "std", "--out", out + "3.png"},
+		{"render", path, "--view", "summary", "--tensor", "lm_head.bias", "--out", out + "4.png"},
+	} {
+		if _, errOut, code := runChild(t, nil, args...); code != 2 {
+			t.Errorf("%v: exit %d, %q; want 2", args, code, errOut)
+		}
+	}
+}
