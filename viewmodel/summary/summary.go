@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -282,4 +283,47 @@ func (t *Tensor) SetFigures(s tensor.Summary) {
 		t.Flags = append(t.Flags, FlagDeadRows)
 	}
 	t.Done = true
+}
+
+// headlineKeys are the metadata a headline shows, by the end of their
+// name: GGUF's architecture, name and context length, ONNX's producer.
+var headlineKeys = []struct{ suffix, label string }{
+	{"general.architecture", "architecture"},
+	{"general.name", "name"},
+	{".context_length", "context length"},
+	{"producer_name", "producer"},
+	{"producer_version", "producer version"},
+}
+
+// Headline is a line of the model's metadata worth seeing first, e.g.
+// "architecture llama · context length 4096"; "" when there is none.
+func Headline(doc *formats.Document) string {
+	found := make([]string, len(headlineKeys))
+	var walk func(m *formats.Meta)
+	walk = func(m *formats.Meta) {
+		if m == nil {
+			return
+		}
+		if m.IsLeaf() && m.Value != nil {
+			for i, k := range headlineKeys {
+				if found[i] == "" && (m.Name == k.suffix || len(m.Name) > len(k.suffix) && m.Name[len(m.Name)-len(k.suffix):] == k.suffix) {
+					if s := fmt.Sprint(m.Value); s != "" {
+						found[i] = k.label + " " + s
+					}
+				}
+			}
+			return
+		}
+		for _, c := range m.Children {
+			walk(c)
+		}
+	}
+	walk(doc.Metadata)
+	var parts []string
+	for _, f := range found {
+		if f != "" {
+			parts = append(parts, f)
+		}
+	}
+	return strings.Join(parts, " · ")
 }
