@@ -39,8 +39,9 @@ type Overview struct {
 	// progress, filter, sort).
 	OnChange func()
 
-	doc  *Doc
-	task *Task
+	doc       *Doc
+	task      *Task
+	listeners []func()
 }
 
 // OverviewColumn is a column of the Overview's table.
@@ -147,7 +148,14 @@ func (o *Overview) changed() {
 	if o.OnChange != nil {
 		o.OnChange()
 	}
+	for _, f := range o.listeners {
+		f()
+	}
 }
+
+// AddListener calls f, besides OnChange, after every change (the graph's
+// colours follow the figures as they arrive).
+func (o *Overview) AddListener(f func()) { o.listeners = append(o.listeners, f) }
 
 // Done counts the tensors whose figures are in.
 func (o *Overview) Done() int {
