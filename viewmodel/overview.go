@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"tensorscope/viewmodel/summary"
 )
@@ -93,9 +94,30 @@ func (o *Overview) Start() {
 	post := d.post
 	o.task = Go(d, func(ctx context.Context, progress Progress) (*summary.Model, error) {
 		m := summary.New(d.Doc)
+		// Finished tensors reach the UI in batches: one post at a time,
+		// taking everything that finished since, so that a slow UI never
+		// falls behind by more than one update.
+		var (
+			mu      sync.Mutex
+			pending []arrival
+			posted  bool
+		)
+		flush := func() {
+			mu.Lock()
+			batch := pending
+			pending, posted = nil, false
+			mu.Unlock()
+			o.arrived(batch)
+		}
 		err := m.Compute(ctx, d.Doc, progress, func(i int) {
-			t := *m.Tensors[i] // the worker is done with it
-			post(func() { o.arrived(i, t) })
+			a := arrival{i, *m.Tensors[i]} // the worker is done with it
+			mu.Lock()
+			pending = append(pending, a)
+			if !posted {
+				posted = true
+				post(flush)
+			}
+			mu.Unlock()
 		})
 		return m, err
 	}, func(f float64) {
@@ -123,10 +145,22 @@ func (o *Overview) Start() {
 	o.changed()
 }
 
-// arrived stores one finished tensor's figures.
-func (o *Overview) arrived(i int, t summary.Tensor) {
-	if i < len(o.Model.Tensors) && o.Model.Tensors[i].Name == t.Name {
-		*o.Model.Tensors[i] = t
+// arrival is a finished tensor's figures, Model.Tensors[i].
+type arrival struct {
+	i int
+	t summary.Tensor
+}
+
+// arrived stores finished tensors' figures.
+func (o *Overview) arrived(batch []arrival) {
+	stored := false
+	for _, a := range batch {
+		if a.i < len(o.Model.Tensors) && o.Model.Tensors[a.i].Name == a.t.Name {
+			*o.Model.Tensors[a.i] = a.t
+			stored = true
+		}
+	}
+	if stored {
 		if o.sortCol != OverviewName {
 			o.resort()
 		}
