@@ -58,3 +58,35 @@ func TestGoldenOverviewPane(t *testing.T) {
 		t.Errorf("tapping the fingerprint inspected %v", inspected)
 	}
 }
+
+// A file of several tensors opens on its Overview, first of the panes;
+// Ctrl+F there goes to the Overview's filter, and inspecting a tensor
+// switches to the Tensors pane.
+func TestOverviewIsTheFirstTab(t *testing.T) {
+	a := test.NewTempApp(t)
+	q := viewmodel.NewQueue()
+	d := openSampleFixture(t, q, "gguf/models", "stories260K.gguf")
+	mw := NewMainWindow(a, Options{})
+	dt := newPendingTab(mw, "stories260K.gguf")
+	mw.docTabs = append(mw.docTabs, dt)
+	mw.tabs.Append(dt.item)
+	mw.showTabs()
+	dt.setDoc(d)
+	if dt.overview == nil || dt.panes.Items[0].Text != "Overview" || dt.panes.Selected().Text != "Overview" {
+		t.Fatalf("panes %q, selected %q", dt.panes.Items[0].Text, dt.panes.Selected().Text)
+	}
+	dt.focusFilter()
+	if mw.win.Canvas().Focused() != dt.overview.filter {
+		t.Error("Ctrl+F on the Overview did not focus its filter")
+	}
+	dt.inspectTensor(3)
+	if dt.panes.Selected().Content != dt.tensors.content {
+		t.Errorf("inspecting shows the %q pane", dt.panes.Selected().Text)
+	}
+	dt.focusFilter()
+	if mw.win.Canvas().Focused() != dt.tensors.filter {
+		t.Error("Ctrl+F on the Tensors pane did not focus its filter")
+	}
+	ov := d.Overview()
+	q.Drain(func() bool { return ov.Running }, time.Minute)
+}
