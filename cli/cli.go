@@ -27,7 +27,8 @@ Usage:
                                              complex ones by --part, magnitude by default)
   tensorscope summary [--json] FILE          every tensor's health in one pass: figures, layers,
                                              flags (NaN/inf, all zero, constant, dead rows, anomaly)
-  tensorscope render FILE --view heatmap|plot|histogram|graph|window|diff|summary [options] --out OUT.png
+  tensorscope render FILE --view heatmap|plot|histogram|graph|window|diff|summary
+                     [options] --out OUT.png
                                              draw a view as the viewer does, without a display
   tensorscope export FILE --tensor NAME [--expr EXPR] --out OUT.npy|.csv|.tsr|.safetensors
                                              write a tensor (a .csv holds one plane)
