@@ -28,7 +28,10 @@ Usage:
   tensorscope info [--json] FILE             summarise a file's header, tensors and graph
   tensorscope stats [--json] FILE [TENSOR...] statistics of tensors (all with data by default;
                                              complex ones by --part, magnitude by default)
-  tensorscope render FILE --view heatmap|plot|histogram|graph|window|diff [options] --out OUT.png
+  tensorscope summary [--json] FILE          every tensor's health in one pass: figures, layers,
+                                             flags (NaN/inf, all zero, constant, dead rows, anomaly)
+  tensorscope render FILE --view heatmap|plot|histogram|graph|window|diff|summary
+                     [options] --out OUT.png
                                              draw a view as the viewer does, without a display
   tensorscope export FILE --tensor NAME [--expr EXPR] --out OUT{one}
                                              write a tensor (a .csv holds one plane)

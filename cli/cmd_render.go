@@ -15,13 +15,14 @@ import (
 	"tensorscope/ui/headless"
 	"tensorscope/viewmodel"
 	"tensorscope/viewmodel/compare"
+	"tensorscope/viewmodel/summary"
 )
 
 func init() { register("render", runRender) }
 
-const renderUsage = "tensorscope render FILE --view heatmap|plot|histogram|graph|window|diff [--with B] [--tensor NAME] [--axes R,C] " +
+const renderUsage = "tensorscope render FILE --view heatmap|plot|histogram|graph|window|diff|summary [--with B] [--tensor NAME] [--axes R,C] " +
 	"[--index AXIS=I ...] [--expr EXPR] [--colormap NAME] [--range auto|sym|slice|LO,HI] [--bins N] [--direction tb|lr] [--constants] [--select NODE] " +
-	"[--diff absolute|relative] [--size WxH] --out OUT.png"
+	"[--diff absolute|relative] [--metric std|absmax|kurtosis|outlier_ratio|zeros|l2] [--size WxH] --out OUT.png"
 
 // Limits of --size: large enough for any screen, small enough that the
 // software painter's canvas stays a few hundred megabytes.
@@ -77,6 +78,11 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		return nil
 	})
 	selectNode := c.flags.String("select", "", "the graph node to select (by name)")
+	metric := summary.MetricStd
+	c.flags.Func("metric", "--view summary: the figure that colours the block fingerprint: "+strings.Join(summary.MetricNames, ", ")+" (default std)", func(v string) (err error) {
+		metric, err = summary.ParseMetric(v)
+		return err
+	})
 	pos, status, ok := c.parse(args, stdout, stderr)
 	if !ok {
 		return status
@@ -157,6 +163,13 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 			return c.usageError(stderr, "--view diff needs --with B and --tensor NAME")
 		}
 	}
+	if *view == headless.ViewSummary {
+		if f := given(inspectorFlags...); f != "" {
+			return c.usageError(stderr, "%s does not apply to --view summary", f)
+		}
+	} else if f := given("metric"); f != "" {
+		return c.usageError(stderr, "--metric applies to --view summary")
+	}
 	if f := given("with", "diff"); f != "" && *view != headless.ViewDiff {
 		return c.usageError(stderr, "%s applies to --view diff", f)
 	}
@@ -180,7 +193,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	opt := headless.Options{View: *view, Width: w, Height: h, Dark: *dark, Tensor: -1, Settings: settings, Graph: &graph,
-		Compare: diff}
+		Compare: diff, Metric: metric}
 	if *with != "" {
 		docB, status := openDocument(*with, stderr)
 		if docB == nil {

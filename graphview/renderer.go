@@ -226,6 +226,9 @@ func (r *renderer) buildNodes(s *Scene, z float64) {
 			cat = CategoryOther
 		}
 		col, bodyCol, textCol, mutedCol, headCol := r.pal.Category[cat], r.pal.NodeBody, r.pal.Text, r.pal.Muted, r.pal.HeaderText
+		if v < len(g.nodeColours) && g.nodeColours[v] != nil {
+			col, headCol = toNRGBA(g.nodeColours[v]), toNRGBA(textOn(g.nodeColours[v]))
+		}
 		if g.lineNodes != nil && !g.lineNodes[v] {
 			col, bodyCol, textCol, mutedCol, headCol = r.pal.dim(col), r.pal.dim(bodyCol), r.pal.dim(textCol), r.pal.dim(mutedCol), r.pal.dim(headCol)
 		}
@@ -351,4 +354,13 @@ func fittedTextSize(text string, size float32, style fyne.TextStyle, room float3
 		size *= room / w * 0.97
 	}
 	return size
+}
+
+// textOn is black or white, whichever contrasts more with the fill c.
+func textOn(c color.Color) color.Color {
+	r, g, b, _ := c.RGBA()
+	if 0.2126*float64(r)+0.7152*float64(g)+0.0722*float64(b) > 0.5*0xffff {
+		return color.Black
+	}
+	return color.White
 }

@@ -3,6 +3,7 @@ package graphview
 import (
 	"context"
 	"errors"
+	"image/color"
 	"sync/atomic"
 
 	"fyne.io/fyne/v2"
@@ -54,6 +55,10 @@ type GraphView struct {
 	minimap     *minimap
 	minimapDrag bool
 
+	// nodeColours, when set, replace the category colours of the nodes
+	// (see SetNodeColours).
+	nodeColours []color.Color
+
 	// Load calls so far; only the latest one's scene is shown. Atomic
 	// because Fyne's test driver runs fyne.Do functions on the calling
 	// goroutine rather than the UI one.
@@ -67,6 +72,15 @@ func NewGraphView(s *Scene) *GraphView {
 	g.ExtendBaseWidget(g)
 	g.scene = s
 	return g
+}
+
+// SetNodeColours colours node v with c[v] instead of its category's
+// colour (nil entries, and nodes past the end, keep theirs); nil restores
+// the categories. The header text takes black or white, whichever reads
+// better on the colour.
+func (g *GraphView) SetNodeColours(c []color.Color) {
+	g.nodeColours = c
+	g.Refresh()
 }
 
 // CreateRenderer implements fyne.Widget.

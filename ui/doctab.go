@@ -20,8 +20,10 @@ type docTab struct {
 	item      *container.TabItem
 	panes     *container.AppTabs
 	tensors   *tensorPane
-	graph     *graphPane // nil for formats without a graph
-	cancelled bool       // closed before the file finished opening
+	graph     *graphPane         // nil for formats without a graph
+	overview  *overviewPane      // nil for files of one tensor
+	tensorsAt *container.TabItem // the Tensors pane's tab
+	cancelled bool               // closed before the file finished opening
 
 	// opening animates the tab while its file decodes. Its animation runs
 	// until stopped, even after the tab's content is replaced: a bar left
@@ -103,17 +105,28 @@ func (dt *docTab) rebuild() {
 	d := dt.doc
 	oldPanes, oldTensors, oldGraph := dt.panes, dt.tensors, dt.graph
 	dt.tensors = newTensorPane(dt.mw.win, d)
+	dt.tensorsAt = container.NewTabItem("Tensors", dt.tensors.content)
 	dt.panes = container.NewAppTabs(
-		container.NewTabItem("Tensors", dt.tensors.content),
+		dt.tensorsAt,
 		container.NewTabItem("Header", newHeaderPane(dt.mw.win, d)),
 		container.NewTabItem("Metadata", newMetaPane(dt.mw.win, d, dt.inspectTensor)),
 	)
+	if dt.overview != nil {
+		dt.overview.close()
+		dt.overview = nil
+	}
+	if d.HasOverview() {
+		dt.overview = newOverviewPane(d.Overview(), dt.inspectTensor)
+		dt.panes.Items = append([]*container.TabItem{container.NewTabItem("Overview", dt.overview.content)}, dt.panes.Items...)
+		dt.panes.SelectIndex(0)
+	}
 	dt.graph = nil
 	if d.Doc.Graph != nil {
 		dt.graph = newGraphPane(dt, oldGraph)
-		dt.panes.Append(container.NewTabItem("Graph", dt.graph.content))
+		graphAt := container.NewTabItem("Graph", dt.graph.content)
+		dt.panes.Append(graphAt)
 		dt.tensors.inspector.onShowInGraph = dt.showInGraph
-		dt.panes.SelectIndex(3) // a model's graph is what people open it for
+		dt.panes.Select(graphAt) // a model's graph is what people open it for
 	}
 	if oldPanes != nil {
 		dt.keepPlace(oldPanes, oldTensors)
@@ -150,6 +163,9 @@ func (dt *docTab) keepPlace(oldPanes *container.AppTabs, oldTensors *tensorPane)
 
 // close stops background work of the tab.
 func (dt *docTab) close() {
+	if dt.overview != nil {
+		dt.overview.close()
+	}
 	if dt.tensors != nil {
 		dt.tensors.close()
 	}
@@ -169,13 +185,17 @@ func (dt *docTab) focusFilter() {
 		dt.graph.focusFind()
 		return
 	}
-	dt.panes.SelectIndex(0)
+	if dt.overview != nil && dt.panes.Selected().Content == dt.overview.content {
+		dt.overview.focusFilter(dt.mw.win.Canvas())
+		return
+	}
+	dt.panes.Select(dt.tensorsAt)
 	dt.mw.win.Canvas().Focus(dt.tensors.filter)
 }
 
 // inspectTensor shows document tensor i in the Tensors pane's inspector.
 func (dt *docTab) inspectTensor(i int) {
-	dt.panes.SelectIndex(0)
+	dt.panes.Select(dt.tensorsAt)
 	dt.tensors.selectTensor(i)
 }
 

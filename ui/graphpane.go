@@ -14,6 +14,7 @@ import (
 
 	"tensorscope/graphview"
 	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/summary"
 )
 
 // graphPane shows the document's node graph with a find bar, a toggle for
@@ -57,6 +58,14 @@ type graphPane struct {
 	// ready is closed when the latest layout has been shown (or failed).
 	ready      chan struct{}
 	layoutTask *viewmodel.Task
+
+	// colourBy is the "Colour by" choice: 0 the category, else a metric
+	// (index+1 in summary.MetricNames) of each node's weights.
+	colourBy  int
+	colourSel *widget.Select
+	colourBar *metricBar
+	listening bool            // the Overview's changes recolour the graph
+	statusRow *fyne.Container // the status line and the colour bar
 }
 
 // newGraphPane makes the graph pane of dt's document. from is the pane it
@@ -83,6 +92,7 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	p.view.OnViewChanged = func() { p.settings.Viewport = ViewportOf(p.view) }
 	p.view.OnOtherKey = func(ev *fyne.KeyEvent) { windowKeys(dt.mw.win)(ev) }
 	p.status = widget.NewLabel("")
+	p.status.Truncation = fyne.TextTruncateEllipsis
 	p.props = container.NewVBox()
 
 	p.find = newKeyEntry(windowKeys(dt.mw.win))
@@ -126,17 +136,31 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	zin := widget.NewButtonWithIcon("", theme.ZoomInIcon(), p.view.ZoomIn)
 	zout := widget.NewButtonWithIcon("", theme.ZoomOutIcon(), p.view.ZoomOut)
 	export := widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), p.export)
+	p.colourBar = newMetricBar()
+	p.colourSel = widget.NewSelect(viewmodel.GraphColourNames, nil)
+	if from != nil {
+		p.colourBy = from.colourBy // applied when the layout is shown
+	}
+	p.colourSel.SetSelectedIndex(p.colourBy)
+	p.colourSel.OnChanged = func(string) {
+		p.colourBy = p.colourSel.SelectedIndex()
+		if p.model != nil {
+			p.recolour()
+		}
+	}
 
 	findBar := container.NewBorder(nil, nil, nil, container.NewHBox(p.count, prev, nextB), p.find)
 	// A Select is as narrow as its placeholder: give the direction room
 	// for "Left to right" so it is not cut to "Top to bott…".
 	dirSize := fyne.NewSize(fyne.MeasureText("Left to right", theme.TextSize(), fyne.TextStyle{}).Width+6*theme.InnerPadding()+theme.IconInlineSize(), p.dirSel.MinSize().Height)
-	tools := container.NewHBox(p.consts, container.NewGridWrap(dirSize, p.dirSel), p.lineage, zout, zin, one, fit, export)
+	tools := container.NewHBox(p.consts, container.NewGridWrap(dirSize, p.dirSel), p.lineage, zout, zin, one, fit, export,
+		widget.NewLabel("Colour by"), p.colourSel)
 	p.navRow = container.NewBorder(nil, nil, p.back, nil, p.crumbs)
 	top := container.NewVBox(findBar, container.NewHScroll(tools), p.navRow)
 	side := container.NewBorder(widget.NewLabelWithStyle("Properties", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		nil, nil, nil, container.NewVScroll(p.props))
-	split := container.NewHSplit(container.NewBorder(nil, p.status, nil, nil, p.view), side)
+	p.statusRow = container.NewBorder(nil, nil, nil, p.colourBar, p.status) // relaid out as the bar shows or hides
+	split := container.NewHSplit(container.NewBorder(nil, p.statusRow, nil, nil, p.view), side)
 	split.Offset = 0.72
 	p.content = container.NewBorder(top, nil, nil, nil, split)
 	p.rebuild()
@@ -266,7 +290,33 @@ func (p *graphPane) load() {
 		}
 		p.status.SetText(text)
 		p.search()
+		p.recolour()
 	})
+}
+
+// recolour applies the "Colour by" choice: the categories, or the chosen
+// metric of each node's weights from the document's Overview (started if
+// it was not, and followed as its figures arrive).
+func (p *graphPane) recolour() {
+	if p.colourBy <= 0 || !p.dt.doc.HasOverview() {
+		p.view.SetNodeColours(nil)
+		p.colourBar.set(nil)
+		p.statusRow.Refresh()
+		return
+	}
+	ov := p.dt.doc.Overview()
+	if !p.listening {
+		p.listening = true
+		ov.AddListener(func() {
+			if p.colourBy > 0 && p.dt.doc.Overview() == ov {
+				p.recolour()
+			}
+		})
+	}
+	c := viewmodel.ColourByMetric(p.model, ov.Model, summary.Metric(p.colourBy-1))
+	p.view.SetNodeColours(c.Colours)
+	p.colourBar.set(&c)
+	p.statusRow.Refresh()
 }
 
 // startLayout lays the graph out as a task of the tab's document: closing

@@ -19,6 +19,9 @@ type Doc struct {
 
 	post Poster
 	work []*Task // background work besides the inspector's (exports, layouts)
+
+	overview   *Overview         // see Overview
+	overviewOf *formats.Document // the document it summarises
 }
 
 func newDoc(post Poster, d *formats.Document, src Source) *Doc {

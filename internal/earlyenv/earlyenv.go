@@ -22,7 +22,7 @@ import "os"
 // Subcommands are the headless subcommands: the one list of them. The
 // command line registers an implementation for each (and refuses to
 // register any other name), and they never touch the display.
-var Subcommands = []string{"info", "stats", "render", "export", "diff"}
+var Subcommands = []string{"info", "stats", "render", "export", "diff", "summary"}
 
 // HelpArgs ask for the usage and VersionArgs for the version; they run
 // headless too.

@@ -26,6 +26,7 @@ import (
 	"tensorscope/ui"
 	"tensorscope/viewmodel"
 	"tensorscope/viewmodel/compare"
+	"tensorscope/viewmodel/summary"
 )
 
 // The views Render draws.
@@ -36,10 +37,11 @@ const (
 	ViewGraph     = "graph"     // the graph widget, the whole graph fitted
 	ViewWindow    = "window"    // the main window showing the file's tab
 	ViewDiff      = "diff"      // A, B and A−B heatmaps of one tensor of two files (diff.go)
+	ViewSummary   = "summary"   // the block fingerprint of the model summary (summary.go)
 )
 
 // Views lists the views in the order usage text gives them.
-var Views = []string{ViewHeatmap, ViewPlot, ViewHistogram, ViewGraph, ViewWindow, ViewDiff}
+var Views = []string{ViewHeatmap, ViewPlot, ViewHistogram, ViewGraph, ViewWindow, ViewDiff, ViewSummary}
 
 // Options is the state a headless render shows.
 type Options struct {
@@ -64,6 +66,8 @@ type Options struct {
 	// compare.DefaultSettings and its setters.
 	With    *formats.Document
 	Compare compare.Settings
+	// Metric colours ViewSummary's fingerprint.
+	Metric summary.Metric
 }
 
 // Render draws a view of doc off-screen with Fyne's software painter:
@@ -96,6 +100,8 @@ func Render(ctx context.Context, doc *formats.Document, opt Options) (img image.
 			img, err = h.renderWindow(ctx, doc, opt, size)
 		case ViewDiff:
 			img, err = h.renderDiff(ctx, doc, opt, size)
+		case ViewSummary:
+			img, err = h.renderSummary(ctx, doc, opt, size)
 		default:
 			err = fmt.Errorf("unknown view %q (choose %s)", opt.View, strings.Join(Views, ", "))
 		}

@@ -1,0 +1,262 @@
+package ui
+
+import (
+	"image"
+	"image/color"
+	"math"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/summary"
+)
+
+// Fingerprint draws a block's metric as a heatmap: one row per layer
+// index, one column per role, a colour bar beside it. Cells of flagged
+// tensors carry a red corner; missing or undefined cells are grey.
+// Hovering a cell reports its tensor and value; tapping it picks the
+// tensor.
+type Fingerprint struct {
+	widget.BaseWidget
+	fp       *summary.Fingerprint
+	cmap     *viewmodel.Colormap
+	OnHover  func(text string)       // "" when the pointer leaves the cells
+	OnTapped func(t *summary.Tensor) // a cell with a tensor was tapped
+
+	cells fyne.Position // top left of the cells, set by Layout
+	cell  fyne.Size     // one cell
+}
+
+const (
+	fpBarWidth  = 14
+	fpBarLabels = 70
+	fpMinCell   = 6
+)
+
+// NewFingerprint returns an empty fingerprint; SetData fills it.
+func NewFingerprint() *Fingerprint {
+	f := &Fingerprint{cmap: viewmodel.ColormapByName("viridis")}
+	f.ExtendBaseWidget(f)
+	return f
+}
+
+// SetData shows fp (nil for nothing).
+func (f *Fingerprint) SetData(fp *summary.Fingerprint) {
+	f.fp = fp
+	f.Refresh()
+}
+
+// Data is what the widget shows.
+func (f *Fingerprint) Data() *summary.Fingerprint { return f.fp }
+
+func (f *Fingerprint) MinSize() fyne.Size { return fyne.NewSize(240, 160) }
+
+func (f *Fingerprint) CreateRenderer() fyne.WidgetRenderer {
+	return &fingerprintRenderer{f: f}
+}
+
+// at returns the row and column under p, ok false outside the cells.
+func (f *Fingerprint) at(p fyne.Position) (row, col int, ok bool) {
+	if f.fp == nil || f.cell.Width <= 0 || f.cell.Height <= 0 {
+		return 0, 0, false
+	}
+	x, y := p.X-f.cells.X, p.Y-f.cells.Y
+	if x < 0 || y < 0 {
+		return 0, 0, false
+	}
+	row, col = int(y/f.cell.Height), int(x/f.cell.Width)
+	if row >= len(f.fp.Indices) || col >= len(f.fp.Roles) {
+		return 0, 0, false
+	}
+	return row, col, true
+}
+
+// CellText describes cell (row, col) as the hover line shows it.
+func CellText(fp *summary.Fingerprint, row, col int) string {
+	t := fp.Tensors[row][col]
+	if t == nil {
+		return "no " + fp.Roles[col] + " at index " + itoa(fp.Indices[row])
+	}
+	s := t.Name + ": " + fp.Metric.Label() + " " + viewmodel.FormatFloat(fp.Values[row][col], 5)
+	if len(t.Flags) > 0 {
+		s += " — flagged"
+		for _, fl := range t.Flags {
+			s += " " + fl
+		}
+	}
+	return s
+}
+
+func itoa(n int) string { return viewmodel.FormatCount(int64(n)) }
+
+var _ desktop.Hoverable = (*Fingerprint)(nil)
+var _ fyne.Tappable = (*Fingerprint)(nil)
+
+func (f *Fingerprint) MouseIn(ev *desktop.MouseEvent) { f.MouseMoved(ev) }
+
+func (f *Fingerprint) MouseMoved(ev *desktop.MouseEvent) {
+	if f.OnHover == nil {
+		return
+	}
+	if r, c, ok := f.at(ev.Position); ok {
+		f.OnHover(CellText(f.fp, r, c))
+	} else {
+		f.OnHover("")
+	}
+}
+
+func (f *Fingerprint) MouseOut() {
+	if f.OnHover != nil {
+		f.OnHover("")
+	}
+}
+
+func (f *Fingerprint) Tapped(ev *fyne.PointEvent) {
+	if r, c, ok := f.at(ev.Position); ok && f.OnTapped != nil && f.fp.Tensors[r][c] != nil {
+		f.OnTapped(f.fp.Tensors[r][c])
+	}
+}
+
+type fingerprintRenderer struct {
+	f       *Fingerprint
+	objects []fyne.CanvasObject
+}
+
+func (r *fingerprintRenderer) Destroy()                     {}
+func (r *fingerprintRenderer) MinSize() fyne.Size           { return r.f.MinSize() }
+func (r *fingerprintRenderer) Objects() []fyne.CanvasObject { return r.objects }
+
+func (r *fingerprintRenderer) Refresh() {
+	r.Layout(r.f.Size())
+	canvas.Refresh(r.f)
+}
+
+// cellImage paints one pixel per cell; the canvas scales it up without
+// smoothing.
+func cellImage(fp *summary.Fingerprint, cm *viewmodel.Colormap) image.Image {
+	img := image.NewNRGBA(image.Rect(0, 0, len(fp.Roles), len(fp.Indices)))
+	missing := color.NRGBA{0x99, 0x99, 0x99, 0xff}
+	for i, row := range fp.Values {
+		for j, v := range row {
+			c := missing
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				c = cm.At(cm.Position(v, fp.Lo, fp.Hi))
+			}
+			img.SetNRGBA(j, i, c)
+		}
+	}
+	return img
+}
+
+func (r *fingerprintRenderer) Layout(size fyne.Size) {
+	f := r.f
+	r.objects = r.objects[:0]
+	fp := f.fp
+	fg := theme.Color(theme.ColorNameForeground)
+	textSize := theme.TextSize() * 0.8
+	text := func(s string, x, y float32, align fyne.TextAlign, width float32) {
+		t := canvas.NewText(s, fg)
+		t.TextSize = textSize
+		t.Alignment = align
+		ts := t.MinSize()
+		if width == 0 {
+			width = ts.Width
+		}
+		t.Move(fyne.NewPos(x, y))
+		t.Resize(fyne.NewSize(width, ts.Height))
+		r.objects = append(r.objects, t)
+	}
+	if fp == nil || len(fp.Indices) == 0 || len(fp.Roles) == 0 {
+		text("no layers: the tensors' names have no numbered component", 4, 4, fyne.TextAlignLeading, 0)
+		f.cell = fyne.Size{}
+		return
+	}
+	lineH := fyne.MeasureText("0", textSize, fyne.TextStyle{}).Height
+	labelW := fyne.MeasureText(viewmodel.FormatCount(int64(fp.Indices[len(fp.Indices)-1]))+"0", textSize, fyne.TextStyle{}).Width
+	left := labelW + 6
+	top := 2*lineH + 6 // role names on two staggered lines
+	right := float32(fpBarWidth + fpBarLabels + 12)
+	w := max(size.Width-left-right, fpMinCell*float32(len(fp.Roles)))
+	h := max(size.Height-top-4, fpMinCell*float32(len(fp.Indices)))
+	cw, ch := w/float32(len(fp.Roles)), h/float32(len(fp.Indices))
+	f.cells, f.cell = fyne.NewPos(left, top), fyne.NewSize(cw, ch)
+
+	img := canvas.NewImageFromImage(cellImage(fp, f.cmap))
+	img.ScaleMode = canvas.ImageScalePixels
+	img.FillMode = canvas.ImageFillStretch
+	img.Move(f.cells)
+	img.Resize(fyne.NewSize(cw*float32(len(fp.Roles)), ch*float32(len(fp.Indices))))
+	r.objects = append(r.objects, img)
+
+	// Flagged tensors: a red triangle-ish corner mark.
+	mark := color.NRGBA{0xe0, 0x20, 0x20, 0xff}
+	ms := min(cw, ch) / 3
+	for i := range fp.Indices {
+		for j := range fp.Roles {
+			if t := fp.Tensors[i][j]; t != nil && len(t.Flags) > 0 {
+				m := canvas.NewRectangle(mark)
+				m.StrokeColor = color.White
+				m.StrokeWidth = 1
+				m.Move(fyne.NewPos(left+cw*float32(j+1)-ms, top+ch*float32(i)))
+				m.Resize(fyne.NewSize(ms, ms))
+				r.objects = append(r.objects, m)
+			}
+		}
+	}
+
+	// Column labels, alternating between two lines so that neighbours
+	// have twice a column's width; row labels every few rows.
+	for j, role := range fp.Roles {
+		line := float32(j % 2)
+		avail := 2 * cw
+		if len(fp.Roles) == 1 {
+			avail = cw
+		}
+		s := fitText(role, avail-4, textSize)
+		text(s, left+cw*float32(j)+cw/2-avail/2, line*lineH+2, fyne.TextAlignCenter, avail)
+	}
+	step := max(1, int(math.Ceil(float64(lineH+2)/float64(ch))))
+	for i := 0; i < len(fp.Indices); i += step {
+		text(viewmodel.FormatCount(int64(fp.Indices[i])), 0, top+ch*float32(i)+ch/2-lineH/2, fyne.TextAlignTrailing, labelW)
+	}
+
+	// The colour bar.
+	barX := left + w + 12
+	grad := image.NewNRGBA(image.Rect(0, 0, 1, 256))
+	for i := range 256 {
+		grad.SetNRGBA(0, 255-i, f.cmap.At(float64(i)/255))
+	}
+	bar := canvas.NewImageFromImage(grad)
+	bar.FillMode = canvas.ImageFillStretch
+	bar.Move(fyne.NewPos(barX, top))
+	bar.Resize(fyne.NewSize(fpBarWidth, h))
+	r.objects = append(r.objects, bar)
+	text(fp.Metric.Label(), barX, 2, fyne.TextAlignLeading, 0)
+	if !math.IsNaN(fp.Lo) {
+		for _, v := range niceTicks(fp.Lo, fp.Hi, 6) {
+			y := top + float32(1-f.cmap.Position(v, fp.Lo, fp.Hi))*h
+			r.objects = append(r.objects, tickLine(barX+fpBarWidth, y, barX+fpBarWidth+4, y, fg))
+			text(viewmodel.FormatFloat(v, 4), barX+fpBarWidth+6, y-lineH/2, fyne.TextAlignLeading, 0)
+		}
+	}
+}
+
+// fitText shortens s with an ellipsis to fit width.
+func fitText(s string, width, size float32) string {
+	measure := func(t string) float32 { return fyne.MeasureText(t, size, fyne.TextStyle{}).Width }
+	if measure(s) <= width {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 1 {
+		r = r[:len(r)-1]
+		if measure(string(r)+"…") <= width {
+			return string(r) + "…"
+		}
+	}
+	return "…"
+}
