@@ -86,26 +86,10 @@ func BenchmarkPackedStats(b *testing.B) {
 }
 
 // BenchmarkPackedColumns walks a [4096, 4096] q4_k-shaped tensor down its
-// columns: per-column statistics, and reading a transposed block of it.
+// columns: reading a transposed block of it.
 func BenchmarkPackedColumns(b *testing.B) {
 	withFakeQ4K(b)
 	x := packedBenchTensor(b, GGMLQ4_K, 4096, 4096)
-	b.Run("ChannelStats-axis1", func(b *testing.B) {
-		benchcpu.Report(b, func() {
-			if _, err := ChannelStats(context.Background(), x, 1, nil); err != nil {
-				b.Fatal(err)
-			}
-		})
-		b.ReportMetric(float64(4096*4096)*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gelem/s")
-	})
-	b.Run("ChannelStats-axis0", func(b *testing.B) {
-		benchcpu.Report(b, func() {
-			if _, err := ChannelStats(context.Background(), x, 0, nil); err != nil {
-				b.Fatal(err)
-			}
-		})
-		b.ReportMetric(float64(4096*4096)*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gelem/s")
-	})
 	tr, _ := x.Permute([]int{1, 0})
 	tr, _ = tr.Slice(0, 0, 64)
 	tr, _ = tr.Slice(1, 0, 48)

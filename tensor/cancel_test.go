@@ -26,10 +26,6 @@ func longOps(t *testing.T) map[string]func(ctx context.Context, p ProgressFunc) 
 			_, err := ComputeStats(ctx, x, p)
 			return err
 		},
-		"ChannelStats": func(ctx context.Context, p ProgressFunc) error {
-			_, err := ChannelStats(ctx, x, 1, p)
-			return err
-		},
 		"ComputeHistogram": func(ctx context.Context, p ProgressFunc) error {
 			_, err := ComputeHistogram(ctx, x, 256, 0, 0, p)
 			return err

@@ -27,7 +27,7 @@
 //     zero-copy float views, Magnitude computed as it is read).
 //   - Elements: Float64At, ElementString, ElementBytes, ReadFloat64s.
 //   - Over all the data, in parallel, cancellable through a context and
-//     reporting progress: ComputeStats, ChannelStats, ComputeHistogram,
+//     reporting progress: ComputeStats, ComputeHistogram,
 //     Percentiles, Downsample, Dequantize. On a mapped file, each worker
 //     asks the kernel to map its chunk in one call before reading it.
 //

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 )
 
 // Stats summarises the values of a tensor. Count is every element; Finite,
@@ -95,90 +94,4 @@ func mergeParts(parts []statsAcc) Stats {
 		total.merge(&parts[i])
 	}
 	return total.stats()
-}
-
-// ChannelStats computes Stats for every index along axis (per output
-// channel of a weight, say). Progress counts all elements.
-//
-// Channels are processed in groups, tile by tile, so that a layout in which
-// the channel axis is innermost (NHWC) still reads each cache line about
-// once rather than once per channel.
-func ChannelStats(ctx context.Context, t *Tensor, axis int, progress ProgressFunc) ([]Stats, error) {
-	if err := checkNumeric(t, "channel stats"); err != nil {
-		return nil, err
-	}
-	if axis < 0 || axis >= t.Rank() {
-		return nil, fmt.Errorf("channel stats of %s: axis %d out of range [0,%d)", t, axis, t.Rank())
-	}
-	if t.mergedAxis(axis) != nil {
-		return nil, fmt.Errorf("channel stats of %s: axis %d is composite (a merge of dims not adjacent in memory)", t, axis)
-	}
-	channels := t.shape[axis]
-	out := make([]Stats, channels)
-	if channels == 0 {
-		return out, nil
-	}
-	rest, err := t.Select(axis, 0)
-	if err != nil {
-		return nil, err
-	}
-	base := newLayout(rest, true)
-	perChannel := base.n
-	chStride := t.strides[axis] * t.addrSize()
-	elemBytes := max(1, t.dtype.ElementBits()/8) // for sizing tiles
-
-	group := 1
-	if chStride < 64 {
-		group = min(channels, 64/max(chStride, 1))
-	}
-	groups := (channels + group - 1) / group
-	workers := runtime.GOMAXPROCS(0)
-	parts := 1
-	if groups < 4*workers {
-		parts = int(min(int64((4*workers+groups-1)/groups), (perChannel+minChunk-1)/minChunk))
-		parts = max(parts, 1)
-	}
-	partLen := (perChannel + int64(parts) - 1) / int64(parts)
-	tile := max(int64(256), int64(256<<10/(group*elemBytes)))
-	if t.dtype.Packed() && group > 1 {
-		// The channels of a group share units: keep the tile within the
-		// unit cache, so that each unit is decoded once per group.
-		tile = unitCacheSlots / 8
-	}
-
-	accs := make([]statsAcc, parts*channels)
-	meter := newProgressMeter(progress, perChannel*int64(channels))
-	err = parallel(ctx, groups*parts, func() func(int) error {
-		l := base
-		w := newStatsWorker(&l, rest)
-		return func(item int) error {
-			g, p := item%groups, item/groups
-			c0, c1 := g*group, min(g*group+group, channels)
-			lo, hi := int64(p)*partLen, min(int64(p+1)*partLen, perChannel)
-			for m := lo; m < hi; m += tile {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				end := min(m+tile, hi)
-				for c := c0; c < c1; c++ {
-					l.base = base.base + c*chStride
-					w.cur = &accs[p*channels+c]
-					w.reader.read(m, end)
-				}
-				meter.add((end - m) * int64(c1-c0))
-			}
-			return nil
-		}
-	})
-	if err != nil {
-		return nil, err
-	}
-	for c := range out {
-		acc := accs[c]
-		for p := 1; p < parts; p++ {
-			acc.merge(&accs[p*channels+c])
-		}
-		out[c] = acc.stats()
-	}
-	return out, nil
 }

@@ -8,7 +8,7 @@ import "math/bits"
 // element of a strided walk, come from a small set-associative cache of
 // decoded units: a walk along a row with a stride decodes each unit once,
 // and a walk down a column of q4_k that comes back for the next column
-// (ChannelStats over columns, a transposed table) finds the units of the
+// (a transposed table, a plane across rows) finds the units of the
 // last unitCacheSlots rows still decoded instead of decoding 256 values
 // for every one it reads.
 type unitReader struct {
