@@ -164,7 +164,12 @@ func (r *renderer) buildFrames(s *Scene, z float64) {
 		if !fr.rect.Overlaps(view) {
 			continue
 		}
-		p0, p1 := r.pt(fr.rect.Min), r.pt(fr.rect.Max)
+		// Clipped to the view: a painter allocates a frame's whole area,
+		// and a frame round a model at 1:1 is hundreds of megapixels.
+		c := fr.rect
+		c.Min.X, c.Min.Y = max(c.Min.X, view.Min.X), max(c.Min.Y, view.Min.Y)
+		c.Max.X, c.Max.Y = min(c.Max.X, view.Max.X), min(c.Max.Y, view.Max.Y)
+		p0, p1 := r.pt(c.Min), r.pt(c.Max)
 		b := r.rect()
 		b.FillColor = frameFill(r.pal, fr.depth)
 		b.StrokeColor = r.pal.Muted

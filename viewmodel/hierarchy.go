@@ -313,6 +313,9 @@ func (m *GraphModel) SetDepth(depth int) {
 	if depth == DepthAuto {
 		depth = m.openingDepth()
 	}
+	if depth > m.hier.maxDepth {
+		depth = DepthAll
+	}
 	m.depth = depth
 	h := m.hier
 	m.open = make([]bool, len(h.groups))
