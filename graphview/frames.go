@@ -253,3 +253,16 @@ func (r *renderer) viewRect() layout.Rect {
 	br := g.ToScene(fyne.NewPos(size.Width, size.Height))
 	return layout.Rect{Min: layout.Point{X: tl.X - m, Y: tl.Y - m}, Max: layout.Point{X: br.X + m, Y: br.Y + m}}
 }
+
+// PlacePoint shows scene point p at widget position at, at zoom: a group
+// keeps its place on the screen when it is expanded or collapsed and the
+// graph is laid out anew.
+func (g *GraphView) PlacePoint(p layout.Point, zoom float32, at fyne.Position) {
+	if g.scene == nil {
+		return
+	}
+	g.zoom = g.clampZoom(zoom)
+	g.offset = fyne.NewPos(at.X-float32(p.X)*g.zoom, at.Y-float32(p.Y)*g.zoom)
+	g.home = false
+	g.viewChanged()
+}

@@ -28,7 +28,15 @@ type graphPane struct {
 	settings viewmodel.GraphSettings
 	consts   *widget.Check
 	dirSel   *widget.Select
+	depthSel *widget.Select
 	syncing  bool
+	// scopes is the breadcrumb of the selected node's scopes.
+	scopes *widget.Label
+	// groupAnchor keeps a group where it was on the screen once the next
+	// layout is shown (after expanding or collapsing it).
+	groupAnchor *groupAnchor
+	// searched is the find text the matches are of.
+	searched string
 
 	find    *keyEntry
 	count   *widget.Label
@@ -76,9 +84,12 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	p.view = graphview.NewGraphView(nil)
 	p.view.OnNodeTapped = p.showNode
 	p.view.OnEdgeTapped = p.showEdge
+	p.view.OnNodeExpand = p.expandBox
+	p.view.OnFrameCollapse = p.collapseFrame
 	p.view.OnBackgroundTapped = func() {
 		p.settings.Selected = -1
 		p.setProps(nil)
+		p.showScopes(-1)
 	}
 	p.view.OnViewChanged = func() { p.settings.Viewport = ViewportOf(p.view) }
 	p.view.OnOtherKey = func(ev *fyne.KeyEvent) { windowKeys(dt.mw.win)(ev) }
@@ -121,6 +132,19 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 		p.updateLineageButton()
 	})
 	p.lineage.Disable()
+	p.scopes = widget.NewLabel("")
+	p.scopes.Truncation = fyne.TextTruncateEllipsis
+	p.depthSel = widget.NewSelect(depthChoices, func(choice string) {
+		if !p.syncing && p.settings.SetDepth(depthSetting(choice)) == nil {
+			p.lineageOf = p.lineageNode()
+			p.rebuild()
+		}
+	})
+	p.syncing = true
+	p.depthSel.SetSelected(depthChoice(p.settings))
+	p.syncing = false
+	expandAll := widget.NewButton("Expand all", func() { p.setAll(true) })
+	collapseAll := widget.NewButton("Collapse all", func() { p.setAll(false) })
 	fit := widget.NewButtonWithIcon("", theme.ZoomFitIcon(), p.view.Fit)
 	one := widget.NewButton("1:1", p.view.ActualSize)
 	zin := widget.NewButtonWithIcon("", theme.ZoomInIcon(), p.view.ZoomIn)
@@ -131,12 +155,13 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	// A Select is as narrow as its placeholder: give the direction room
 	// for "Left to right" so it is not cut to "Top to bott…".
 	dirSize := fyne.NewSize(fyne.MeasureText("Left to right", theme.TextSize(), fyne.TextStyle{}).Width+6*theme.InnerPadding()+theme.IconInlineSize(), p.dirSel.MinSize().Height)
-	tools := container.NewHBox(p.consts, container.NewGridWrap(dirSize, p.dirSel), p.lineage, zout, zin, one, fit, export)
+	tools := container.NewHBox(p.consts, container.NewGridWrap(dirSize, p.dirSel), widget.NewLabel("Depth"), p.depthSel,
+		expandAll, collapseAll, p.lineage, zout, zin, one, fit, export)
 	p.navRow = container.NewBorder(nil, nil, p.back, nil, p.crumbs)
 	top := container.NewVBox(findBar, container.NewHScroll(tools), p.navRow)
 	side := container.NewBorder(widget.NewLabelWithStyle("Properties", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		nil, nil, nil, container.NewVScroll(p.props))
-	split := container.NewHSplit(container.NewBorder(nil, p.status, nil, nil, p.view), side)
+	split := container.NewHSplit(container.NewBorder(p.scopes, p.status, nil, nil, p.view), side)
 	split.Offset = 0.72
 	p.content = container.NewBorder(top, nil, nil, nil, split)
 	p.rebuild()
@@ -183,6 +208,7 @@ func (p *graphPane) Apply(s viewmodel.GraphSettings) {
 	p.syncing = true
 	p.consts.SetChecked(s.ShowConstants)
 	p.dirSel.SetSelectedIndex(int(s.Direction))
+	p.depthSel.SetSelected(depthChoice(s))
 	p.syncing = false
 	p.rebuild()
 }
@@ -191,6 +217,7 @@ func (p *graphPane) Apply(s viewmodel.GraphSettings) {
 // folded or shown, and lays it out in the background.
 func (p *graphPane) rebuild() {
 	p.model = viewmodel.NewSubgraphModel(p.dt.doc.Doc, p.nav.Current(), p.settings.ShowConstants)
+	p.settings.ApplyHierarchy(p.model)
 	p.updateNav()
 	p.load()
 }
@@ -249,6 +276,10 @@ func (p *graphPane) load() {
 		if lin := p.model.ViewNode(p.lineageOf); lin >= 0 {
 			p.view.HighlightLineage(lin)
 		}
+		if a := p.groupAnchor; a != nil {
+			p.groupAnchor = nil
+			p.placeGroup(a)
+		}
 		if v := p.view.Selected(); v >= 0 {
 			switch {
 			case p.anchor != nil && p.anchor.node == p.settings.Selected:
@@ -259,8 +290,12 @@ func (p *graphPane) load() {
 			p.showNode(v)
 		}
 		p.centreSelected, p.anchor = false, nil
-		folded := p.model.NodeCount() - len(g.Nodes)
+		flat := len(p.model.FlatView().Nodes)
+		folded := p.model.NodeCount() - flat
 		text := fmt.Sprintf("%d nodes, %d edges", len(g.Nodes), len(g.Edges))
+		if flat != len(g.Nodes) {
+			text = fmt.Sprintf("%d boxes of %d nodes, %d edges", len(g.Nodes), flat, len(g.Edges))
+		}
 		if folded > 0 {
 			text += fmt.Sprintf(" (%d constant nodes folded into their consumers)", folded)
 		}
@@ -281,8 +316,26 @@ func (p *graphPane) startLayout(layout func(ctx context.Context) (*graphview.Sce
 func (p *graphPane) showNode(v int) {
 	p.shown = p.model.DocNode(v)
 	p.settings.Selected = p.shown
-	p.setProps(p.model.NodeProperties(v))
+	if gi := p.model.ViewGroup(v); gi >= 0 {
+		p.setProps(p.model.GroupProperties(gi))
+	} else {
+		p.setProps(p.model.NodeProperties(v))
+	}
+	p.showScopes(v)
 	p.updateLineageButton()
+}
+
+// showScopes shows the breadcrumb of view node v's scopes.
+func (p *graphPane) showScopes(v int) {
+	path := p.model.Scopes(v)
+	switch {
+	case v < 0:
+		p.scopes.SetText("")
+	case len(path) == 0:
+		p.scopes.SetText("(top level)")
+	default:
+		p.scopes.SetText(strings.Join(path, "  ›  "))
+	}
 }
 
 func (p *graphPane) showEdge(e int) {
@@ -375,8 +428,11 @@ func (p *graphPane) goTo(v int) {
 }
 
 func (p *graphPane) search() {
-	p.matches = p.model.Find(p.find.Text)
-	p.match = -1
+	p.matches = p.model.FindNodes(p.find.Text)
+	if p.find.Text != p.searched { // a layout after a reveal keeps the place
+		p.match = -1
+	}
+	p.searched = p.find.Text
 	switch {
 	case p.find.Text == "":
 		p.count.SetText("")
@@ -394,7 +450,21 @@ func (p *graphPane) next(step int) {
 	}
 	p.match = (p.match + step + len(p.matches)) % len(p.matches)
 	p.count.SetText(fmt.Sprintf("%d of %d", p.match+1, len(p.matches)))
-	p.goTo(p.matches[p.match])
+	p.goToNode(p.matches[p.match])
+}
+
+// goToNode selects and centres document node id, expanding the groups
+// that hide it first (and laying the graph out again).
+func (p *graphPane) goToNode(id int) {
+	if !p.model.Reveal(id) {
+		p.goTo(p.model.ViewNode(id))
+		return
+	}
+	p.settings.KeepHierarchy(p.model)
+	p.settings.Selected = id
+	p.centreSelected = true
+	p.syncDepth()
+	p.load()
 }
 
 func (p *graphPane) focusFind() { p.dt.mw.win.Canvas().Focus(p.find) }
