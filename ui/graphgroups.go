@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"tensorscope/graphview"
 	"tensorscope/graphview/layout"
 	"tensorscope/viewmodel"
 )
@@ -112,11 +113,26 @@ func (p *graphPane) placeGroup(a *groupAnchor) {
 		p.view.PlacePoint(layout.Point{X: (b.Min.X + b.Max.X) / 2, Y: b.Min.Y}, a.zoom, a.at)
 		return
 	}
+	// Expanded: its first box (the top one, or the left one left to
+	// right) where the group's box was; a frame can be far wider.
+	first := -1
+	lr := p.settings.Direction == graphview.LeftToRight
 	for f := 0; f < s.Frames(); f++ {
-		if p.model.FrameGroup(f) == a.group {
-			r := s.FrameRect(f)
-			p.view.PlacePoint(layout.Point{X: (r.Min.X + r.Max.X) / 2, Y: r.Min.Y}, a.zoom, a.at)
-			return
+		if p.model.FrameGroup(f) != a.group {
+			continue
 		}
+		for _, v := range s.Graph().Frames[f].Nodes {
+			b, c := s.NodeBox(v), layout.Rect{}
+			if first >= 0 {
+				c = s.NodeBox(first)
+			}
+			if first < 0 || (!lr && b.Min.Y < c.Min.Y) || (lr && b.Min.X < c.Min.X) {
+				first = v
+			}
+		}
+	}
+	if first >= 0 {
+		b := s.NodeBox(first)
+		p.view.PlacePoint(layout.Point{X: (b.Min.X + b.Max.X) / 2, Y: b.Min.Y}, a.zoom, a.at)
 	}
 }

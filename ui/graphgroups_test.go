@@ -5,19 +5,19 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"tensorscope/internal/gentransformer"
 )
 
-func transformerPane(t *testing.T, w, h float32) *graphPane {
+func transformerPane(t *testing.T, w, h float32) (*graphPane, fyne.Window) {
 	t.Helper()
 	data, err := os.ReadFile(gentransformer.Path(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := graphPaneFor(t, "decoder.onnx", data, w, h)
-	return p
+	return graphPaneFor(t, "decoder.onnx", data, w, h)
 }
 
 // TestGraphGroupsInPane expands a layer of the generated transformer by a
@@ -25,7 +25,7 @@ func transformerPane(t *testing.T, w, h float32) *graphPane {
 // collapsed layer, highlights a lineage through collapsed layers, and
 // expands and collapses all.
 func TestGraphGroupsInPane(t *testing.T) {
-	p := transformerPane(t, 1600, 1000)
+	p, _ := transformerPane(t, 1600, 1000)
 	m := p.model
 	boxes := len(m.View().Nodes)
 	if boxes > 150 || !strings.Contains(p.status.Text, "boxes of") {

@@ -29,6 +29,9 @@ type graphPane struct {
 	consts   *widget.Check
 	dirSel   *widget.Select
 	depthSel *widget.Select
+	// hierTools are the depth menu, Expand all and Collapse all, shown
+	// for graphs whose nodes have scopes.
+	hierTools *fyne.Container
 	syncing  bool
 	// scopes is the breadcrumb of the selected node's scopes.
 	scopes *widget.Label
@@ -155,13 +158,15 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	// A Select is as narrow as its placeholder: give the direction room
 	// for "Left to right" so it is not cut to "Top to bott…".
 	dirSize := fyne.NewSize(fyne.MeasureText("Left to right", theme.TextSize(), fyne.TextStyle{}).Width+6*theme.InnerPadding()+theme.IconInlineSize(), p.dirSel.MinSize().Height)
-	tools := container.NewHBox(p.consts, container.NewGridWrap(dirSize, p.dirSel), widget.NewLabel("Depth"), p.depthSel,
-		expandAll, collapseAll, p.lineage, zout, zin, one, fit, export)
+	p.hierTools = container.NewHBox(widget.NewLabel("Depth"), p.depthSel, expandAll, collapseAll)
+	tools := container.NewHBox(p.consts, container.NewGridWrap(dirSize, p.dirSel), p.hierTools, p.lineage, zout, zin, one, fit, export)
 	p.navRow = container.NewBorder(nil, nil, p.back, nil, p.crumbs)
 	top := container.NewVBox(findBar, container.NewHScroll(tools), p.navRow)
 	side := container.NewBorder(widget.NewLabelWithStyle("Properties", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		nil, nil, nil, container.NewVScroll(p.props))
-	split := container.NewHSplit(container.NewBorder(p.scopes, p.status, nil, nil, p.view), side)
+	p.scopes.Alignment = fyne.TextAlignTrailing
+	bottom := container.NewBorder(nil, nil, p.status, nil, p.scopes)
+	split := container.NewHSplit(container.NewBorder(nil, bottom, nil, nil, p.view), side)
 	split.Offset = 0.72
 	p.content = container.NewBorder(top, nil, nil, nil, split)
 	p.rebuild()
@@ -218,6 +223,14 @@ func (p *graphPane) Apply(s viewmodel.GraphSettings) {
 func (p *graphPane) rebuild() {
 	p.model = viewmodel.NewSubgraphModel(p.dt.doc.Doc, p.nav.Current(), p.settings.ShowConstants)
 	p.settings.ApplyHierarchy(p.model)
+	p.scopes.SetText("")
+	if p.model.Groups() == 0 { // no scopes: nothing to expand or collapse
+		p.hierTools.Hide()
+		p.scopes.Hide()
+	} else {
+		p.hierTools.Show()
+		p.scopes.Show()
+	}
 	p.updateNav()
 	p.load()
 }

@@ -501,8 +501,8 @@ func (m *GraphModel) visibleGraph() *visible {
 
 // buildVisible draws the flat graph with every collapsed group as a box:
 // edges inside a box vanish, edges between a box and anything else merge
-// into one per pair, and every expanded group holding a view node gets a
-// frame round its view nodes.
+// into one per pair, and every group expanded in place gets a frame round
+// its view nodes.
 func (m *GraphModel) buildVisible() *visible {
 	h := m.hier
 	vis := &visible{graph: &graphview.Graph{}, rep: make([]int, len(m.nodeOf))}
@@ -561,7 +561,8 @@ func (m *GraphModel) buildVisible() *visible {
 			vis.graph.Edges[e].Label = m.shapeLabel(vals[0])
 		}
 	}
-	// Frames: every expanded group round the view nodes inside it.
+	// Frames: every expanded group below the depth round the view nodes
+	// inside it.
 	frameOf := make([]int, len(h.groups))
 	for i := range frameOf {
 		frameOf[i] = -1
@@ -574,6 +575,9 @@ func (m *GraphModel) buildVisible() *visible {
 			g = h.nodeGroup[it.flat]
 		}
 		for ; g >= 0; g = h.groups[g].parent {
+			if !m.framed(g) {
+				continue
+			}
 			if frameOf[g] < 0 {
 				frameOf[g] = len(vis.frames)
 				vis.frames = append(vis.frames, g)
@@ -585,6 +589,14 @@ func (m *GraphModel) buildVisible() *visible {
 		}
 	}
 	return vis
+}
+
+// framed reports whether expanded group g is drawn in a frame: those at
+// or below the depth, which were expanded in place, are; those above it,
+// open to show the depth, are not (a frame round a whole model tells
+// nothing), nor any when all are expanded, which is the flat graph.
+func (m *GraphModel) framed(g int) bool {
+	return m.depth != DepthAll && len(m.hier.groups[g].path) >= m.depth
 }
 
 // groupBox is the box of a collapsed group: its name, its op counts, its
