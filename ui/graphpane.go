@@ -32,7 +32,7 @@ type graphPane struct {
 	// hierTools are the depth menu, Expand all and Collapse all, shown
 	// for graphs whose nodes have scopes.
 	hierTools *fyne.Container
-	syncing  bool
+	syncing   bool
 	// scopes is the breadcrumb of the selected node's scopes.
 	scopes *widget.Label
 	// groupAnchor keeps a group where it was on the screen once the next
