@@ -30,3 +30,15 @@ func BenchmarkProcessRenderTransformer(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) { benchProcess(b, 0, args...) })
 	}
 }
+
+// BenchmarkRenderTransformer renders the generated transformer's graph at
+// the default depth in process (the command's cost without process start).
+func BenchmarkRenderTransformer(b *testing.B) {
+	path := gentransformer.Path(b)
+	out := filepath.Join(b.TempDir(), "g.png")
+	for b.Loop() {
+		if _, errOut, code := runCmd("render", path, "--view", "graph", "--out", out); code != 0 {
+			b.Fatalf("exit %d: %s", code, errOut)
+		}
+	}
+}

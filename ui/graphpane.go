@@ -164,8 +164,11 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	top := container.NewVBox(findBar, container.NewHScroll(tools), p.navRow)
 	side := container.NewBorder(widget.NewLabelWithStyle("Properties", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		nil, nil, nil, container.NewVScroll(p.props))
-	p.scopes.Alignment = fyne.TextAlignTrailing
-	bottom := container.NewBorder(nil, nil, p.status, nil, p.scopes)
+	// The breadcrumb at its full width, the status shortened beside it.
+	p.scopes.Truncation = fyne.TextTruncateOff
+	p.scopes.TextStyle.Bold = true
+	p.status.Truncation = fyne.TextTruncateEllipsis
+	bottom := container.NewBorder(nil, nil, p.scopes, nil, p.status)
 	split := container.NewHSplit(container.NewBorder(nil, bottom, nil, nil, p.view), side)
 	split.Offset = 0.72
 	p.content = container.NewBorder(top, nil, nil, nil, split)
