@@ -33,8 +33,10 @@ type graphPane struct {
 	// for graphs whose nodes have scopes.
 	hierTools *fyne.Container
 	syncing   bool
-	// scopes is the breadcrumb of the selected node's scopes.
+	// scopes is the breadcrumb of the selected node's scopes, in the
+	// bottom bar beside the status.
 	scopes *widget.Label
+	bottom *fyne.Container
 	// groupAnchor keeps a group where it was on the screen once the next
 	// layout is shown (after expanding or collapsing it).
 	groupAnchor *groupAnchor
@@ -168,8 +170,8 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	p.scopes.Truncation = fyne.TextTruncateOff
 	p.scopes.TextStyle.Bold = true
 	p.status.Truncation = fyne.TextTruncateEllipsis
-	bottom := container.NewBorder(nil, nil, p.scopes, nil, p.status)
-	split := container.NewHSplit(container.NewBorder(nil, bottom, nil, nil, p.view), side)
+	p.bottom = container.NewBorder(nil, nil, p.scopes, nil, p.status)
+	split := container.NewHSplit(container.NewBorder(nil, p.bottom, nil, nil, p.view), side)
 	split.Offset = 0.72
 	p.content = container.NewBorder(top, nil, nil, nil, split)
 	p.rebuild()
@@ -226,13 +228,11 @@ func (p *graphPane) Apply(s viewmodel.GraphSettings) {
 func (p *graphPane) rebuild() {
 	p.model = viewmodel.NewSubgraphModel(p.dt.doc.Doc, p.nav.Current(), p.settings.ShowConstants)
 	p.settings.ApplyHierarchy(p.model)
-	p.scopes.SetText("")
+	p.showScopes(-1)
 	if p.model.Groups() == 0 { // no scopes: nothing to expand or collapse
 		p.hierTools.Hide()
-		p.scopes.Hide()
 	} else {
 		p.hierTools.Show()
-		p.scopes.Show()
 	}
 	p.updateNav()
 	p.load()
@@ -351,6 +351,14 @@ func (p *graphPane) showScopes(v int) {
 		p.scopes.SetText("(top level)")
 	default:
 		p.scopes.SetText(strings.Join(path, "  ›  "))
+	}
+	if p.scopes.Text == "" || p.model.Groups() == 0 {
+		p.scopes.Hide() // no gap before the status
+	} else {
+		p.scopes.Show()
+	}
+	if p.bottom != nil {
+		p.bottom.Refresh() // the breadcrumb's width changed
 	}
 }
 
