@@ -306,6 +306,9 @@ func (p *graphPane) load() {
 			p.showNode(v)
 		}
 		p.centreSelected, p.anchor = false, nil
+		if p.view.Selected() < 0 {
+			p.showScopes(-1)
+		}
 		flat := len(p.model.FlatView().Nodes)
 		folded := p.model.NodeCount() - flat
 		text := fmt.Sprintf("%d nodes, %d edges", len(g.Nodes), len(g.Edges))
@@ -364,6 +367,7 @@ func (p *graphPane) showScopes(v int) {
 
 func (p *graphPane) showEdge(e int) {
 	p.settings.Selected = -1
+	p.showScopes(-1)
 	p.setProps(p.model.EdgeProperties(e))
 	p.updateLineageButton()
 }

@@ -644,7 +644,6 @@ func (m *GraphModel) GroupProperties(gi int) []PropSection {
 	s := PropSection{Title: "Group", Rows: []PropRow{
 		row("Scope", strings.Join(g.path, " › ")),
 		row("Nodes", fmt.Sprint(len(g.all))),
-		row("Operators", g.opsText(-1)),
 	}}
 	if g.params > 0 {
 		s.Rows = append(s.Rows, row("Parameters", fmt.Sprintf("%d (%s)", g.params, paramsText(g.params))))
@@ -653,7 +652,8 @@ func (m *GraphModel) GroupProperties(gi int) []PropSection {
 	if r := m.repetition(gi); len(r.Rows) > 0 {
 		out = append(out, r)
 	}
-	return out
+	// The operators last: a layer's list is long.
+	return append(out, PropSection{Title: "Operators", Rows: []PropRow{row("Counts", g.opsText(-1))}})
 }
 
 // maxDifferences bounds the differences listed between two groups.
