@@ -114,8 +114,9 @@ func (h *hierarchy) summarise(m *GraphModel) {
 	params := make([]int64, len(m.nodeOf))
 	for f, id := range m.nodeOf {
 		for _, v := range m.folded[id] {
-			if m.storedTensor(v) || m.g.Values[v].Tensor >= 0 {
-				shape, _ := m.valueShape(v)
+			// Parameters are the float tensors folded in: weights, not
+			// the int64 shapes and indices a graph also holds as constants.
+			if shape, dt := m.valueShape(v); m.g.Values[v].Tensor >= 0 && dt.IsFloat() {
 				n := int64(1)
 				for _, d := range shape {
 					n *= int64(max(d, 0))
