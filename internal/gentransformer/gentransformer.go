@@ -5,6 +5,8 @@
 package gentransformer
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -19,15 +21,15 @@ import (
 const Python = "/usr/bin/python3"
 
 var (
-	mu    sync.Mutex
-	made  = map[string]string{} // arguments → file
-	tmpMu sync.Once
-	tmp   string
+	mu   sync.Mutex
+	made = map[string]string{} // arguments → file
 )
 
-// Path writes the model once per test binary and returns its path; args
-// are passed to the script ("--fault-layer", "7"). Without python3-onnx it
-// skips the test, or fails it when CI=true.
+// Path writes the model and returns its path; args are passed to the
+// script ("--fault-layer", "7"). The file is kept in the user's cache
+// folder under a name made of the script's hash and the arguments, so it
+// is written once per script version, not once per test run. Without
+// python3-onnx it skips the test, or fails it when CI=true.
 func Path(tb testing.TB, args ...string) string {
 	tb.Helper()
 	mu.Lock()
@@ -47,14 +49,30 @@ func Path(tb testing.TB, args ...string) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tmpMu.Do(func() { tmp, _ = os.MkdirTemp("", "tensorscope-transformer-") })
-	if tmp == "" {
-		tb.Fatal("gentransformer: cannot make a temporary folder")
+	src, err := os.ReadFile(script)
+	if err != nil {
+		tb.Fatal(err)
 	}
-	p := filepath.Join(tmp, fmt.Sprintf("decoder%d.onnx", len(made)))
-	cmd := exec.Command(Python, append([]string{script, p}, args...)...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		tb.Fatalf("%s %s: %v\n%s", script, key, err, out)
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	dir := filepath.Join(cache, "tensorscope-transformer")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	sum := sha256.Sum256(append(src, key...))
+	p := filepath.Join(dir, hex.EncodeToString(sum[:8])+".onnx")
+	if _, err := os.Stat(p); err != nil {
+		part := fmt.Sprintf("%s.%d.part", p, os.Getpid())
+		cmd := exec.Command(Python, append([]string{script, part}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			os.Remove(part)
+			tb.Fatalf("%s %s: %v\n%s", script, key, err, out)
+		}
+		if err := os.Rename(part, p); err != nil { // whole or not at all, whoever else writes it
+			tb.Fatal(err)
+		}
 	}
 	made[key] = p
 	return p
