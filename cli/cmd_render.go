@@ -21,7 +21,7 @@ import (
 func init() { register("render", runRender) }
 
 const renderUsage = "tensorscope render FILE --view heatmap|plot|histogram|graph|window|diff|summary [--with B] [--tensor NAME] [--axes R,C] " +
-	"[--index AXIS=I ...] [--expr EXPR] [--colormap NAME] [--range auto|sym|slice|LO,HI] [--bins N] [--direction tb|lr] [--constants] [--select NODE] " +
+	"[--index AXIS=I ...] [--expr EXPR] [--colormap NAME] [--range auto|sym|slice|LO,HI] [--bins N] [--direction tb|lr] [--constants] [--depth N|all] [--select NODE] " +
 	"[--diff absolute|relative] [--metric std|absmax|kurtosis|outlier_ratio|zeros|l2] [--size WxH] --out OUT.png"
 
 // Limits of --size: large enough for any screen, small enough that the
@@ -77,6 +77,8 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		graph.ShowConstants = true
 		return nil
 	})
+	c.flags.Func("depth", "graph: the scope level drawn collapsed, N ≥ 1, or all (expanded); default: flat up to "+
+		fmt.Sprint(viewmodel.FlatUpTo)+" nodes, else the deepest level of at most "+fmt.Sprint(viewmodel.MaxOpeningBoxes)+" boxes", graph.SetDepth)
 	selectNode := c.flags.String("select", "", "the graph node to select (by name)")
 	metric := summary.MetricStd
 	c.flags.Func("metric", "--view summary: the figure that colours the block fingerprint: "+strings.Join(summary.MetricNames, ", ")+" (default std)", func(v string) (err error) {
@@ -134,7 +136,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	}
 	inspectorFlags := []string{"tensor", "axes", "index", "colormap", "range", "bins", "reduce", "log", "plane", "dequant", "expr"}
 	if *view != headless.ViewGraph && *view != headless.ViewWindow {
-		if f := given("direction", "constants", "select"); f != "" {
+		if f := given("direction", "constants", "depth", "select"); f != "" {
 			return c.usageError(stderr, "%s applies to --view graph (or window)", f)
 		}
 	}
@@ -184,7 +186,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if err := refuseOverwrite(path, *out); err != nil {
 		return c.usageError(stderr, "%v", err)
 	}
-	if f := given("direction", "constants"); f != "" && doc.Graph == nil {
+	if f := given("direction", "constants", "depth"); f != "" && doc.Graph == nil {
 		return fileError(stderr, path, fmt.Errorf("%s: this %s has no graph", f, doc.FormatName))
 	}
 	if *selectNode != "" {

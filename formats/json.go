@@ -240,6 +240,7 @@ func (g *Graph) MarshalJSON() ([]byte, error) {
 		Outputs  []int    `json:"outputs"`
 		Attrs    attrList `json:"attrs"`
 		Reserved attrList `json:"reserved,omitempty"`
+		Scope    []string `json:"scope"`
 	}
 	type valueJSON struct {
 		ID       int    `json:"id"`
@@ -257,7 +258,8 @@ func (g *Graph) MarshalJSON() ([]byte, error) {
 	}{Nodes: []nodeJSON{}, Values: []valueJSON{}, Inputs: nonNilInts(g.Inputs), Outputs: nonNilInts(g.Outputs)}
 	for _, n := range g.Nodes {
 		out.Nodes = append(out.Nodes, nodeJSON{n.ID, n.Name, n.Op, n.Kind.String(),
-			nonNilInts(n.Inputs), nonNilInts(n.Outputs), attrList(n.Attrs), attrList(n.Reserved)})
+			nonNilInts(n.Inputs), nonNilInts(n.Outputs), attrList(n.Attrs), attrList(n.Reserved),
+			nonNilStrings(n.Meaning.Scope)})
 	}
 	for i, v := range g.Values {
 		vj := valueJSON{ID: i, Name: v.Name, Shape: v.Shape}
@@ -356,6 +358,13 @@ func jsonFloat(f float64) any {
 		return "-Inf"
 	}
 	return f
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 func nonNilInts(s []int) []int {

@@ -53,6 +53,11 @@ type Meaning struct {
 	// format spells it (a pooling's "MAX" or "AVG"); "" when the operator
 	// name says it all.
 	Variant string
+	// Scope is where the node lives in the model's hierarchy, outermost
+	// first ([model, layers.0, self_attn] for a torch.onnx.export name
+	// /model/layers.0/self_attn/q_proj/MatMul); empty at the top level.
+	// Views group nodes by it.
+	Scope []string
 }
 
 // Subgraph is a graph nested in a node (the branches of If, the body of

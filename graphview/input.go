@@ -2,6 +2,7 @@ package graphview
 
 import (
 	"math"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -40,7 +41,26 @@ func (g *GraphView) Tapped(ev *fyne.PointEvent) {
 		g.showMinimapPoint(ev.Position)
 		return
 	}
+	if f := g.scene.frameTitleAt(g, ev.Position); f >= 0 {
+		if g.OnFrameCollapse != nil {
+			g.OnFrameCollapse(f)
+		}
+		return
+	}
 	node, edge := g.pick(ev.Position)
+	// A second tap on a collapsed group soon after the first, or a tap on
+	// its +, expands it. (Not fyne.DoubleTappable: that would hold back
+	// every single tap until the double-tap time has passed.)
+	double := node >= 0 && node == g.lastTap && time.Since(g.lastTapAt) < doubleTapTime
+	g.lastTap, g.lastTapAt = node, time.Now()
+	if node >= 0 && g.scene.graph.Nodes[node].Collapsed && (double || g.scene.OnExpandMark(node, g.ToScene(ev.Position))) {
+		g.lastTap = -1
+		if g.OnNodeExpand != nil {
+			g.Select(node)
+			g.OnNodeExpand(node)
+			return
+		}
+	}
 	switch {
 	case node >= 0:
 		g.Select(node)
@@ -155,3 +175,7 @@ func (g *GraphView) TypedKey(ev *fyne.KeyEvent) {
 		}
 	}
 }
+
+// doubleTapTime is how soon a second tap must follow to count as a double
+// tap.
+var doubleTapTime = 400 * time.Millisecond // a variable for tests on busy machines

@@ -7,6 +7,18 @@ import "tensorscope/graphview/layout"
 type Graph struct {
 	Nodes []Node
 	Edges []Edge
+	// Frames are labelled rectangles drawn round sets of nodes: the
+	// expanded groups of a hierarchy, outermost first.
+	Frames []Frame
+}
+
+// Frame is drawn round the boxes of Nodes with Title above them and a −
+// that collapses it (GraphView.OnFrameCollapse). Depth is its nesting
+// level, 0 outermost: a deeper frame is drawn inside the ones round it.
+type Frame struct {
+	Title string
+	Nodes []int
+	Depth int
 }
 
 // Node is a box. Its size follows from its text.
@@ -15,6 +27,9 @@ type Node struct {
 	Subtitle string   // node name ("conv1"); may be empty
 	Details  []string // a few key attributes and folded weights ("3×3 /2", "W 8×1×3×3")
 	Category Category // header colour
+	// Collapsed marks the box of a collapsed group: drawn with a + that
+	// expands it (GraphView.OnNodeExpand), as does a double tap.
+	Collapsed bool
 }
 
 // Edge is an arrow From one node To another (indices into Graph.Nodes).

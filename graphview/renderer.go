@@ -107,6 +107,7 @@ func (r *renderer) build() {
 		r.tooltip(s, false)
 		return
 	}
+	r.buildFrames(s, z)
 	r.buildEdges(s, z)
 	r.buildNodes(s, z)
 	r.minimap.build(r)
@@ -266,6 +267,7 @@ func (r *renderer) buildNodes(s *Scene, z float64) {
 			h.Move(p0)
 			h.Resize(fyne.NewSize(size.Width, float32(hr.Max.Y-hr.Min.Y)*zf))
 		}
+		r.buildExpandMark(s, v, headCol, z)
 		if !titles {
 			continue
 		}

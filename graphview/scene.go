@@ -18,6 +18,7 @@ type Scene struct {
 	labels  []string // per edge, possibly shortened; "" when not drawn
 	labelW  []float64
 	labelAt []layout.Point // top-left of each drawn label
+	frames  []sceneFrame
 	index   *grid
 
 	// Node adjacency over the edges, for lineage highlighting.
@@ -86,6 +87,7 @@ func NewSceneContext(ctx context.Context, g *Graph, opt SceneOptions) (*Scene, e
 		return nil, err
 	}
 	s.layout = res
+	s.placeFrames(measure)
 	s.buildAdjacency()
 	s.index = newGrid(s)
 	s.placeLabels()
@@ -112,6 +114,9 @@ func prepareNode(n *Node, measure MeasureFunc) (sn sceneNode, w, h float64) {
 	}
 	sn.details = make([]string, len(details))
 	tw := measure(sn.title, titleSize, true)
+	if n.Collapsed { // room for the + beside the title
+		tw += markSize + padX/2
+	}
 	if sn.subtitle != "" {
 		tw = max(tw, measure(sn.subtitle, subtitleSize, false))
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"image/color"
 	"sync/atomic"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
@@ -31,6 +32,13 @@ type GraphView struct {
 	// OnBackgroundTapped is called when a tap hits neither; the selection
 	// is cleared first.
 	OnBackgroundTapped func()
+	// OnNodeExpand is called with a collapsed group's node (Node.Collapsed)
+	// when the user taps its + or double-taps it; the node is selected
+	// first. Nil leaves such taps ordinary.
+	OnNodeExpand func(node int)
+	// OnFrameCollapse is called with a frame's index (Graph.Frames) when
+	// the user taps its title, which carries a −.
+	OnFrameCollapse func(frame int)
 	// OnViewChanged is called after the zoom or position changes.
 	OnViewChanged func()
 	// OnOtherKey receives the keys the view does not use while it has the
@@ -46,6 +54,8 @@ type GraphView struct {
 
 	selected, selectedEdge int
 	hovered, hoveredEdge   int
+	lastTap                int // node of the last tap, for double taps
+	lastTapAt              time.Time
 	lineage                int // node whose lineage is highlighted, -1 none
 	lineNodes, lineEdges   []bool
 

@@ -29,7 +29,19 @@ type graphPane struct {
 	settings viewmodel.GraphSettings
 	consts   *widget.Check
 	dirSel   *widget.Select
-	syncing  bool
+	depthSel *widget.Select
+	// hierTools are the depth menu, Expand all and Collapse all, shown
+	// for graphs whose nodes have scopes.
+	hierTools *fyne.Container
+	syncing   bool
+	// scopes is the breadcrumb of the selected node's scopes, in the
+	// bottom bar beside the status.
+	scopes *widget.Label
+	// groupAnchor keeps a group where it was on the screen once the next
+	// layout is shown (after expanding or collapsing it).
+	groupAnchor *groupAnchor
+	// searched is the find text the matches are of.
+	searched string
 
 	find    *keyEntry
 	count   *widget.Label
@@ -85,9 +97,12 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	p.view = graphview.NewGraphView(nil)
 	p.view.OnNodeTapped = p.showNode
 	p.view.OnEdgeTapped = p.showEdge
+	p.view.OnNodeExpand = p.expandBox
+	p.view.OnFrameCollapse = p.collapseFrame
 	p.view.OnBackgroundTapped = func() {
 		p.settings.Selected = -1
 		p.setProps(nil)
+		p.showScopes(-1)
 	}
 	p.view.OnViewChanged = func() { p.settings.Viewport = ViewportOf(p.view) }
 	p.view.OnOtherKey = func(ev *fyne.KeyEvent) { windowKeys(dt.mw.win)(ev) }
@@ -131,6 +146,19 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 		p.updateLineageButton()
 	})
 	p.lineage.Disable()
+	p.scopes = widget.NewLabel("")
+	p.scopes.Truncation = fyne.TextTruncateEllipsis
+	p.depthSel = widget.NewSelect(depthChoices, func(choice string) {
+		if !p.syncing && p.settings.SetDepth(depthSetting(choice)) == nil {
+			p.lineageOf = p.lineageNode()
+			p.rebuild()
+		}
+	})
+	p.syncing = true
+	p.depthSel.SetSelected(depthChoice(p.settings))
+	p.syncing = false
+	expandAll := widget.NewButton("Expand all", func() { p.setAll(true) })
+	collapseAll := widget.NewButton("Collapse all", func() { p.setAll(false) })
 	fit := widget.NewButtonWithIcon("", theme.ZoomFitIcon(), p.view.Fit)
 	one := widget.NewButton("1:1", p.view.ActualSize)
 	zin := widget.NewButtonWithIcon("", theme.ZoomInIcon(), p.view.ZoomIn)
@@ -153,13 +181,22 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	// A Select is as narrow as its placeholder: give the direction room
 	// for "Left to right" so it is not cut to "Top to bott…".
 	dirSize := fyne.NewSize(fyne.MeasureText("Left to right", theme.TextSize(), fyne.TextStyle{}).Width+6*theme.InnerPadding()+theme.IconInlineSize(), p.dirSel.MinSize().Height)
-	tools := container.NewHBox(p.consts, container.NewGridWrap(dirSize, p.dirSel), p.lineage, zout, zin, one, fit, export,
-		widget.NewLabel("Colour by"), p.colourSel)
+	p.hierTools = container.NewHBox(widget.NewLabel("Depth"), p.depthSel, expandAll, collapseAll)
+	// The toolbar wraps onto a second row in a narrow window rather than
+	// hiding its last controls.
+	tools := newFlow(p.consts, container.NewGridWrap(dirSize, p.dirSel), p.hierTools, p.lineage,
+		container.NewHBox(zout, zin, one, fit), export, container.NewHBox(widget.NewLabel("Colour by"), p.colourSel))
 	p.navRow = container.NewBorder(nil, nil, p.back, nil, p.crumbs)
-	top := container.NewVBox(findBar, container.NewHScroll(tools), p.navRow)
+	top := container.NewVBox(findBar, tools, p.navRow)
 	side := container.NewBorder(widget.NewLabelWithStyle("Properties", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		nil, nil, nil, container.NewVScroll(p.props))
-	p.statusRow = container.NewBorder(nil, nil, nil, p.colourBar, p.status) // relaid out as the bar shows or hides
+	// The breadcrumb at its full width, the status shortened beside it, the
+	// colour bar (when colouring by a metric) at the end; the row is laid
+	// out again as the bar shows or hides.
+	p.scopes.Truncation = fyne.TextTruncateOff
+	p.scopes.TextStyle.Bold = true
+	p.status.Truncation = fyne.TextTruncateEllipsis
+	p.statusRow = container.NewBorder(nil, nil, p.scopes, p.colourBar, p.status)
 	split := container.NewHSplit(container.NewBorder(nil, p.statusRow, nil, nil, p.view), side)
 	split.Offset = 0.72
 	p.content = container.NewBorder(top, nil, nil, nil, split)
@@ -207,6 +244,7 @@ func (p *graphPane) Apply(s viewmodel.GraphSettings) {
 	p.syncing = true
 	p.consts.SetChecked(s.ShowConstants)
 	p.dirSel.SetSelectedIndex(int(s.Direction))
+	p.depthSel.SetSelected(depthChoice(s))
 	p.syncing = false
 	p.rebuild()
 }
@@ -215,6 +253,13 @@ func (p *graphPane) Apply(s viewmodel.GraphSettings) {
 // folded or shown, and lays it out in the background.
 func (p *graphPane) rebuild() {
 	p.model = viewmodel.NewSubgraphModel(p.dt.doc.Doc, p.nav.Current(), p.settings.ShowConstants)
+	p.settings.ApplyHierarchy(p.model)
+	p.showScopes(-1)
+	if p.model.Groups() == 0 { // no scopes: nothing to expand or collapse
+		p.hierTools.Hide()
+	} else {
+		p.hierTools.Show()
+	}
 	p.updateNav()
 	p.load()
 }
@@ -273,6 +318,10 @@ func (p *graphPane) load() {
 		if lin := p.model.ViewNode(p.lineageOf); lin >= 0 {
 			p.view.HighlightLineage(lin)
 		}
+		if a := p.groupAnchor; a != nil {
+			p.groupAnchor = nil
+			p.placeGroup(a)
+		}
 		if v := p.view.Selected(); v >= 0 {
 			switch {
 			case p.anchor != nil && p.anchor.node == p.settings.Selected:
@@ -283,8 +332,15 @@ func (p *graphPane) load() {
 			p.showNode(v)
 		}
 		p.centreSelected, p.anchor = false, nil
-		folded := p.model.NodeCount() - len(g.Nodes)
+		if p.view.Selected() < 0 {
+			p.showScopes(-1)
+		}
+		flat := len(p.model.FlatView().Nodes)
+		folded := p.model.NodeCount() - flat
 		text := fmt.Sprintf("%d nodes, %d edges", len(g.Nodes), len(g.Edges))
+		if flat != len(g.Nodes) {
+			text = fmt.Sprintf("%d boxes of %d nodes, %d edges", len(g.Nodes), flat, len(g.Edges))
+		}
 		if folded > 0 {
 			text += fmt.Sprintf(" (%d constant nodes folded into their consumers)", folded)
 		}
@@ -331,12 +387,39 @@ func (p *graphPane) startLayout(layout func(ctx context.Context) (*graphview.Sce
 func (p *graphPane) showNode(v int) {
 	p.shown = p.model.DocNode(v)
 	p.settings.Selected = p.shown
-	p.setProps(p.model.NodeProperties(v))
+	if gi := p.model.ViewGroup(v); gi >= 0 {
+		p.setProps(p.model.GroupProperties(gi))
+	} else {
+		p.setProps(p.model.NodeProperties(v))
+	}
+	p.showScopes(v)
 	p.updateLineageButton()
+}
+
+// showScopes shows the breadcrumb of view node v's scopes.
+func (p *graphPane) showScopes(v int) {
+	path := p.model.Scopes(v)
+	switch {
+	case v < 0:
+		p.scopes.SetText("")
+	case len(path) == 0:
+		p.scopes.SetText("(top level)")
+	default:
+		p.scopes.SetText(strings.Join(path, "  ›  "))
+	}
+	if p.scopes.Text == "" || p.model.Groups() == 0 {
+		p.scopes.Hide() // no gap before the status
+	} else {
+		p.scopes.Show()
+	}
+	if p.statusRow != nil {
+		p.statusRow.Refresh() // the breadcrumb's width changed
+	}
 }
 
 func (p *graphPane) showEdge(e int) {
 	p.settings.Selected = -1
+	p.showScopes(-1)
 	p.setProps(p.model.EdgeProperties(e))
 	p.updateLineageButton()
 }
@@ -425,8 +508,11 @@ func (p *graphPane) goTo(v int) {
 }
 
 func (p *graphPane) search() {
-	p.matches = p.model.Find(p.find.Text)
-	p.match = -1
+	p.matches = p.model.FindNodes(p.find.Text)
+	if p.find.Text != p.searched { // a layout after a reveal keeps the place
+		p.match = -1
+	}
+	p.searched = p.find.Text
 	switch {
 	case p.find.Text == "":
 		p.count.SetText("")
@@ -444,7 +530,21 @@ func (p *graphPane) next(step int) {
 	}
 	p.match = (p.match + step + len(p.matches)) % len(p.matches)
 	p.count.SetText(fmt.Sprintf("%d of %d", p.match+1, len(p.matches)))
-	p.goTo(p.matches[p.match])
+	p.goToNode(p.matches[p.match])
+}
+
+// goToNode selects and centres document node id, expanding the groups
+// that hide it first (and laying the graph out again).
+func (p *graphPane) goToNode(id int) {
+	if !p.model.Reveal(id) {
+		p.goTo(p.model.ViewNode(id))
+		return
+	}
+	p.settings.KeepHierarchy(p.model)
+	p.settings.Selected = id
+	p.centreSelected = true
+	p.syncDepth()
+	p.load()
 }
 
 func (p *graphPane) focusFind() { p.dt.mw.win.Canvas().Focus(p.find) }

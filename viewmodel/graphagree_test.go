@@ -44,6 +44,7 @@ func TestGraphChannelsAgree(t *testing.T) {
 func checkConvChannels(t *testing.T, file string, m *GraphModel) int {
 	t.Helper()
 	checked := 0
+	m.ExpandAll() // every node its own box
 	for id := range m.g.Nodes {
 		n := &m.g.Nodes[id]
 		v := m.ViewNode(id)

@@ -2,6 +2,7 @@ package viewmodel
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"tensorscope/formats"
@@ -18,12 +19,20 @@ type GraphModel struct {
 	g          *formats.Graph
 	showConsts bool
 
-	view      *graphview.Graph
-	nodeOf    []int   // view node → document node id
-	viewOf    []int   // document node id → view node, -1 when folded
-	edgeValue []int   // view edge → value index
+	// The flat graph: every node not folded, one box each.
+	flat      *graphview.Graph
+	nodeOf    []int   // flat node → document node id
+	viewOf    []int   // document node id → flat node, -1 when folded
+	edgeValue []int   // flat edge → value index
 	folded    [][]int // document node id → values folded into it as weights
 	isOutput  []bool  // document node id → is a graph output
+
+	// The hierarchy of scopes over the flat graph, which groups are
+	// expanded, and the graph drawn with the collapsed ones as boxes.
+	hier  *hierarchy
+	depth int    // the level SetDepth collapsed at, DepthAll for none
+	open  []bool // group → expanded
+	vis   *visible
 }
 
 // NewGraphModel builds the view graph for d (which must have a Graph).
@@ -36,40 +45,64 @@ func NewGraphModel(d *formats.Document, showConsts bool) *GraphModel {
 func NewSubgraphModel(d *formats.Document, g *formats.Graph, showConsts bool) *GraphModel {
 	m := &GraphModel{doc: d, g: g, showConsts: showConsts}
 	m.build()
+	m.hier = newHierarchy(m)
+	m.SetDepth(DepthAuto)
 	return m
 }
 
 // Graph is the document graph this model draws.
 func (m *GraphModel) Graph() *formats.Graph { return m.g }
 
-// View is the graph to draw.
-func (m *GraphModel) View() *graphview.Graph { return m.view }
+// ShowConsts reports whether constant producers are drawn as nodes.
+func (m *GraphModel) ShowConsts() bool { return m.showConsts }
+
+// View is the graph to draw: the flat graph with every collapsed group
+// drawn as one box.
+func (m *GraphModel) View() *graphview.Graph { return m.visibleGraph().graph }
+
+// FlatView is the graph with every group expanded.
+func (m *GraphModel) FlatView() *graphview.Graph { return m.flat }
 
 // NodeCount is the number of nodes in the document's graph.
 func (m *GraphModel) NodeCount() int { return len(m.g.Nodes) }
 
-// DocNode maps a view node to the document node id.
+// DocNode maps a view node to the document node id; -1 for a collapsed
+// group's box (see ViewGroup).
 func (m *GraphModel) DocNode(v int) int {
-	if v < 0 || v >= len(m.nodeOf) {
+	vis := m.visibleGraph()
+	if v < 0 || v >= len(vis.items) || vis.items[v].group >= 0 {
 		return -1
 	}
-	return m.nodeOf[v]
+	return m.nodeOf[vis.items[v].flat]
 }
 
-// ViewNode maps a document node id to its view node, or -1 when folded.
+// ViewNode maps a document node id to the view node that draws it: its
+// own box, or the box of the collapsed group it is in; -1 when folded.
 func (m *GraphModel) ViewNode(id int) int {
-	if id < 0 || id >= len(m.viewOf) {
+	if id < 0 || id >= len(m.viewOf) || m.viewOf[id] < 0 {
 		return -1
 	}
-	return m.viewOf[id]
+	return m.visibleGraph().rep[m.viewOf[id]]
 }
 
-// EdgeValue maps a view edge to the value (tensor) it carries.
+// EdgeValue maps a view edge to the value (tensor) it carries; -1 for a
+// merged edge carrying several (see EdgeValues).
 func (m *GraphModel) EdgeValue(e int) int {
-	if e < 0 || e >= len(m.edgeValue) {
+	vals := m.EdgeValues(e)
+	if len(vals) != 1 {
 		return -1
 	}
-	return m.edgeValue[e]
+	return vals[0]
+}
+
+// EdgeValues are the values (tensors) view edge e carries: one, or
+// several for an edge merged between collapsed groups.
+func (m *GraphModel) EdgeValues(e int) []int {
+	vis := m.visibleGraph()
+	if e < 0 || e >= len(vis.edgeValues) {
+		return nil
+	}
+	return vis.edgeValues[e]
 }
 
 // foldable reports whether a node is drawn inside its consumers rather
@@ -140,7 +173,7 @@ func (m *GraphModel) build() {
 			m.edgeValue = append(m.edgeValue, v)
 		}
 	}
-	m.view = view
+	m.flat = view
 }
 
 func (m *GraphModel) producer(v int) int {
@@ -278,17 +311,33 @@ func (m *GraphModel) isWeight(v int) bool {
 
 // Find returns the view nodes whose name or op, or whose input or output
 // tensor names, contain query (ignoring case), in view order. A folded
-// weight matches its consumer.
+// weight matches its consumer; a node inside a collapsed group is found
+// as the group's box, once (FindNodes finds the nodes themselves).
 func (m *GraphModel) Find(query string) []int {
+	vis := m.visibleGraph()
+	var out []int
+	seen := make([]bool, len(vis.items))
+	for _, id := range m.FindNodes(query) {
+		if v := vis.rep[m.viewOf[id]]; !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// FindNodes returns the document ids of the drawn nodes Find matches, in
+// document order, whether or not a collapsed group hides them.
+func (m *GraphModel) FindNodes(query string) []int {
 	q := strings.ToLower(strings.TrimSpace(query))
 	if q == "" {
 		return nil
 	}
 	var out []int
-	for v, id := range m.nodeOf {
-		n := &m.g.Nodes[id]
-		if m.nodeMatches(n, q) {
-			out = append(out, v)
+	for _, id := range m.nodeOf {
+		if m.nodeMatches(&m.g.Nodes[id], q) {
+			out = append(out, id)
 		}
 	}
 	return out

@@ -115,7 +115,7 @@ func (m *GraphModel) valueRow(label string, vi int, input bool) PropRow {
 	}
 	if input {
 		if p := m.producer(vi); p >= 0 {
-			r.Node = m.viewOf[p]
+			r.Node = m.ViewNode(p)
 			if r.Node < 0 {
 				r.Value += " (folded weight)"
 			} else {
@@ -123,7 +123,7 @@ func (m *GraphModel) valueRow(label string, vi int, input bool) PropRow {
 			}
 		}
 	} else if cs := m.consumers(vi); len(cs) > 0 {
-		r.Node = m.viewOf[cs[0]]
+		r.Node = m.ViewNode(cs[0])
 		names := make([]string, 0, len(cs))
 		for _, c := range cs {
 			names = append(names, m.nodeName(c))
@@ -204,12 +204,12 @@ func (m *GraphModel) EdgeProperties(e int) []PropSection {
 	s.Rows = append(s.Rows, r, row("Type", m.valueText(vi)))
 	if p := m.producer(vi); p >= 0 {
 		pr := row("From", m.nodeName(p))
-		pr.Node = m.viewOf[p]
+		pr.Node = m.ViewNode(p)
 		s.Rows = append(s.Rows, pr)
 	}
 	for _, c := range m.consumers(vi) {
 		cr := row("To", m.nodeName(c))
-		cr.Node = m.viewOf[c]
+		cr.Node = m.ViewNode(c)
 		s.Rows = append(s.Rows, cr)
 	}
 	return []PropSection{s}

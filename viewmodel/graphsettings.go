@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"tensorscope/formats"
@@ -18,6 +19,61 @@ type GraphSettings struct {
 	ShowConstants bool     // draw constant producers as nodes instead of folding them
 	Selected      int      // the selected node's document id (formats.Graph index), -1 for none
 	Viewport      Viewport // what part of the graph is in view
+	// Depth is the scope level whose groups are drawn collapsed: DepthAuto
+	// (the opening rule: flat up to FlatUpTo nodes, else the deepest level
+	// of at most MaxOpeningBoxes boxes), DepthAll (flat) or N ≥ 1.
+	Depth int
+	// Groups are the groups expanded (true) or collapsed (false) one by
+	// one since, by scope path ("model/layers.3"); see
+	// GraphModel.Expansion. Never changed in place: setters replace it.
+	Groups map[string]bool
+}
+
+// SetDepth chooses the depth: "auto", "all", or a level N ≥ 1. It
+// forgets the groups expanded or collapsed one by one.
+func (s *GraphSettings) SetDepth(text string) error {
+	switch t := strings.ToLower(strings.TrimSpace(text)); t {
+	case "auto", "":
+		s.Depth = DepthAuto
+	case "all":
+		s.Depth = DepthAll
+	default:
+		n, err := strconv.Atoi(t)
+		if err != nil || n < 1 || n > maxDepthSetting {
+			return fmt.Errorf("a depth is auto, all or a scope level from 1 to %d, not %q", maxDepthSetting, text)
+		}
+		s.Depth = n
+	}
+	s.Groups = nil
+	return nil
+}
+
+// maxDepthSetting bounds the depth a setting may ask for; deeper than a
+// graph's scopes go means all expanded.
+const maxDepthSetting = 64
+
+// DepthText spells the depth as SetDepth reads it.
+func (s GraphSettings) DepthText() string {
+	switch s.Depth {
+	case DepthAuto:
+		return "auto"
+	case DepthAll:
+		return "all"
+	}
+	return strconv.Itoa(s.Depth)
+}
+
+// ApplyHierarchy brings m's groups to the settings: the depth, then the
+// groups expanded or collapsed one by one.
+func (s GraphSettings) ApplyHierarchy(m *GraphModel) {
+	m.SetDepth(s.Depth)
+	m.ApplyExpansion(s.Groups)
+}
+
+// KeepHierarchy records m's expansion state in the settings (after the
+// user expanded or collapsed a group).
+func (s *GraphSettings) KeepHierarchy(m *GraphModel) {
+	s.Depth, s.Groups = m.Depth(), m.Expansion()
 }
 
 // Viewport is the graph view's zoom and position. The zero value is the

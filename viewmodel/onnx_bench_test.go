@@ -22,7 +22,7 @@ func swinTopology(b *testing.B) *layout.Graph {
 		b.Fatal(err)
 	}
 	defer doc.Close()
-	view := NewGraphModel(doc, false).View()
+	view := NewGraphModel(doc, false).FlatView()
 	g := &layout.Graph{Nodes: make([]layout.Node, len(view.Nodes)), Edges: make([]layout.Edge, len(view.Edges))}
 	for i := range view.Nodes {
 		w, h := graphview.NodeSize(&view.Nodes[i], graphview.EstimateMeasure)

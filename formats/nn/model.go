@@ -472,5 +472,6 @@ func chain(doc *formats.Document, layers []*layer) *formats.Graph {
 	}
 	g.Inputs = []int{0}
 	g.Outputs = []int{len(layers) - 1}
+	formats.FillWeightScopes(g)
 	return g
 }

@@ -93,9 +93,11 @@ func TestSamples(t *testing.T) {
 				t.Errorf("architecture rows %v, want %v", arch.Rows, want)
 			}
 			wantMeaning := []formats.Meaning{
-				{Category: formats.CategoryConvolution, InChannels: 784, OutChannels: 128},
+				// Scopes from the weight names (layer0.weight), none for
+				// the ReLU, which has no weight.
+				{Category: formats.CategoryConvolution, InChannels: 784, OutChannels: 128, Scope: []string{"layer0"}},
 				{Category: formats.CategoryActivation},
-				{Category: formats.CategoryConvolution, InChannels: 128, OutChannels: 10},
+				{Category: formats.CategoryConvolution, InChannels: 128, OutChannels: 10, Scope: []string{"layer1"}},
 			}
 			for i, n := range doc.Graph.Nodes {
 				if !reflect.DeepEqual(n.Meaning, wantMeaning[i]) {

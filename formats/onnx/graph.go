@@ -165,6 +165,7 @@ func (b *builder) buildGraph(gp *graphProto) *formats.Graph {
 	gb.outputs()
 	for i := range gp.nodes {
 		gb.g.Nodes[i].Meaning = meaningOf(gp.nodes[i], gb.weightShape(gp.nodes[i]), b.intsOf)
+		gb.g.Nodes[i].Meaning.Scope = formats.PathScope(gp.nodes[i].name, '/')
 	}
 	for _, id := range gb.ids {
 		b.valueOf[id] = noName
@@ -261,7 +262,7 @@ func (gb *graphBuilder) inputs() {
 		val.Producer = id
 		gb.g.Nodes = append(gb.g.Nodes, formats.Node{ID: id, Name: vi.name, Op: "Input", Kind: formats.KindInput,
 			Outputs: []int{v}, Attrs: []formats.Attr{{Name: "type", Value: vi.typ.text}},
-			Meaning: formats.Meaning{Category: formats.CategoryInput}})
+			Meaning: formats.Meaning{Category: formats.CategoryInput, Scope: formats.PathScope(vi.name, '/')}})
 		gb.g.Inputs = append(gb.g.Inputs, id)
 	}
 }

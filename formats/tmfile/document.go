@@ -336,6 +336,7 @@ func (b *docBuilder) graph() {
 		}
 		gn.Attrs = n.Op.Attrs()
 		gn.Meaning = n.Op.Meaning()
+		gn.Meaning.Scope = scopeOf(n.Name)
 		gn.Reserved = b.reserved(i, n, &reserved)
 		gn.Inputs = keep(i, n.Name, n.Inputs)
 		gn.Outputs = keep(i, n.Name, n.Outputs)

@@ -2,6 +2,7 @@ package tmfile
 
 import (
 	"encoding/binary"
+	"strings"
 
 	"tensorscope/formats"
 )
@@ -110,4 +111,16 @@ func (op *Operator) intList(fields []*paramField, buf []int) (list, rest []int) 
 		buf = append(buf, int(v))
 	}
 	return buf[start:len(buf):len(buf)], buf
+}
+
+// scopeOf is the scope in a node's name. Tengine's converters name a node
+// after the Caffe layers fused into it, joined by '-'
+// ("conv2_1/expand-conv2_1/expand/bn-relu2_1/expand"); the first is the
+// node's own layer, whose '/' path ("conv2_1/expand") is its scope
+// ([conv2_1]). Weights are named after their layer ("conv2_1/expand/weight").
+func scopeOf(name string) []string {
+	if i := strings.IndexByte(name, '-'); i > 0 {
+		name = name[:i]
+	}
+	return formats.PathScope(name, '/')
 }

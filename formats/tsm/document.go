@@ -248,6 +248,7 @@ func (b *docBuilder) node(g *formats.Graph, i int) {
 		b.warn(src.Offset, "node %d is %s but has no \"value\" parameter", i, n.Op)
 	}
 	n.Meaning = meaningOf(n.Op, n.Attrs)
+	n.Meaning.Scope = scopeOf(n.Name)
 }
 
 // repeated reports whether params[j]'s name appeared before it; seen

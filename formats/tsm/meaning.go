@@ -141,3 +141,11 @@ func (b *docBuilder) constShape(g *formats.Graph, v int) []int {
 	}
 	return nil
 }
+
+// scopeOf is the scope in a node's name: TenniS front ends name nodes as
+// paths ("/inception2/branch3x3_reduce/conv_with_bn" is in
+// [inception2 branch3x3_reduce]) and prefix a constant with "_const_"
+// ("_const_/loc_1_conv_weights" is at the top level, like its consumer).
+func scopeOf(name string) []string {
+	return formats.PathScope(strings.TrimPrefix(name, "_const_"), '/')
+}

@@ -230,7 +230,9 @@ func resize(win fyne.Window, size fyne.Size) error {
 }
 
 func (h *headless) graphScene(doc *formats.Document) (*graphview.Scene, error) {
-	s, _, err := h.graphSceneWith(doc, viewmodel.DefaultGraphSettings())
+	all := viewmodel.DefaultGraphSettings()
+	all.Depth = viewmodel.DepthAll // an export is of the whole graph
+	s, _, err := h.graphSceneWith(doc, all)
 	return s, err
 }
 
@@ -240,6 +242,8 @@ func (h *headless) graphSceneWith(doc *formats.Document, settings viewmodel.Grap
 		return nil, nil, fmt.Errorf("this %s has no graph", doc.FormatName)
 	}
 	m := viewmodel.NewGraphModel(doc, settings.ShowConstants)
+	settings.ApplyHierarchy(m)
+	m.Reveal(settings.Selected) // a selected node is drawn as itself
 	s, err := graphview.NewScene(m.View(), graphview.SceneOptions{Direction: settings.Direction})
 	return s, m, err
 }
