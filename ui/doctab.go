@@ -50,6 +50,7 @@ func pendingContent(name string) (fyne.CanvasObject, *widget.ProgressBarInfinite
 func (dt *docTab) setDoc(d *viewmodel.Doc) {
 	dt.stopOpening()
 	dt.doc = d
+	d.ShowOpening()
 	dt.rebuild()
 }
 
@@ -84,14 +85,16 @@ func (dt *docTab) rebuild() {
 	if oldPanes != nil {
 		dt.keepPlace(oldPanes, oldTensors)
 	}
-	if i := d.Inspector.Index(); i >= 0 {
-		dt.tensors.selectTensor(i) // a single tensor opens shown; a reload keeps it
-	}
 	var content *fyne.Container
 	content = container.NewBorder(warningsStrip(dt.mw.win, d, func() { content.Refresh() }), nil, nil, nil, dt.panes)
 	dt.item.Content = content
 	dt.item.Text = d.Title()
 	dt.mw.tabs.Refresh()
+	// Selected once laid out, so that the list scrolls to the row for the
+	// height it has.
+	if i := d.Inspector.Index(); i >= 0 {
+		dt.tensors.selectTensor(i) // the tensor a file opens on; a reload keeps it
+	}
 }
 
 // keepPlace shows the same pane and inspector tab as the panes being
