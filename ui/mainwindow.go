@@ -37,7 +37,11 @@ type MainWindow struct {
 func NewMainWindow(a fyne.App, opts Options) *MainWindow {
 	mw := &MainWindow{app: a, opts: opts}
 	mw.win = a.NewWindow("Tensorscope")
-	mw.ws = viewmodel.NewWorkspace(fyne.Do, a.Preferences())
+	var prefs viewmodel.Prefs = a.Preferences()
+	if opts.prefsPath != "" {
+		prefs = newFilePrefs(opts.prefsPath, prefs)
+	}
+	mw.ws = viewmodel.NewWorkspace(fyne.Do, prefs)
 	mw.tabs = container.NewDocTabs()
 	mw.tabs.CloseIntercept = func(item *container.TabItem) {
 		if t := mw.compareOf(item); t != nil {
