@@ -27,6 +27,7 @@ func (mw *MainWindow) Compare(a, b viewmodel.Source) {
 	mw.tabs.Append(t.item)
 	mw.tabs.Select(t.item)
 	mw.showTabs()
+	mw.updateTitle()
 }
 
 // compareWithDialog asks for a file to compare the current tab with.

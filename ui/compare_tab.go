@@ -144,6 +144,24 @@ func (t *compareTab) updateProgress() {
 	t.progress.Show()
 }
 
+// reload compares the two files again as they now are on disk, keeping
+// the filter.
+func (t *compareTab) reload() {
+	a, b := t.c.Sources()
+	filter := t.c.Filter()
+	t.close()
+	t.c = compare.NewComparison(fyne.Do, a, b, t.c.Tolerance())
+	t.c.SetFilter(filter)
+	t.content = t.build()
+	t.filter.SetText(filter)
+	t.item.Content = t.content
+	t.c.OnChange = t.update
+	t.update(compare.ChangedAll)
+	if t.mw != nil {
+		t.mw.tabs.Refresh()
+	}
+}
+
 // close stops the comparison's work and closes its files.
 func (t *compareTab) close() {
 	t.c.OnChange = nil

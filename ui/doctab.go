@@ -156,13 +156,13 @@ func (dt *docTab) exportTensor() {
 		}
 	}
 	saveFile(win, title, name, filters, func(path string) {
-		dt.mw.status.SetText("Exporting " + e.Name + "…")
+		dt.mw.setStatus("Exporting " + e.Name + "…")
 		_, err := dt.doc.ExportShown(path, func(note string, err error) {
-			dt.mw.status.SetText("")
+			dt.mw.setStatus("")
 			showExported(win, "Tensor exported", path, note, err)
 		})
 		if err != nil {
-			dt.mw.status.SetText("")
+			dt.mw.setStatus("")
 			showError(err, win)
 		}
 	})

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -23,14 +24,15 @@ type MainWindow struct {
 	opts Options
 	ws   *viewmodel.Workspace
 
-	tabs     *container.DocTabs
-	docTabs  []*docTab
-	compares []*compareTab // comparison tabs (compare_menu.go)
-	shift    shiftHeld
-	empty    fyne.CanvasObject
-	body     *fyne.Container
-	status   *widget.Label
-	opening  int
+	tabs      *container.DocTabs
+	docTabs   []*docTab
+	compares  []*compareTab // comparison tabs (compare_menu.go)
+	shift     shiftHeld
+	empty     fyne.CanvasObject
+	body      *fyne.Container
+	status    *widget.Label
+	statusSeq int // counts status changes, so a flash clears only its own text
+	opening   int
 }
 
 // NewMainWindow builds the window; Start shows it and opens the files.
@@ -52,6 +54,7 @@ func NewMainWindow(a fyne.App, opts Options) *MainWindow {
 	}
 	mw.tabs.OnSelected = func(*container.TabItem) { mw.updateTitle() }
 	mw.status = widget.NewLabel("")
+	mw.status.Hide() // shown only while it has something to say: no empty band
 	mw.empty = mw.welcome()
 	mw.body = container.NewStack(mw.empty)
 	mw.win.SetContent(container.NewBorder(nil, mw.status, nil, nil, mw.body))
@@ -129,7 +132,7 @@ func (mw *MainWindow) OpenBytes(name string, data []byte) {
 
 func (mw *MainWindow) beginOpen(name string) *docTab {
 	mw.opening++
-	mw.status.SetText("Opening " + name + "…")
+	mw.setStatus("Opening " + name + "…")
 	dt := newPendingTab(mw, name)
 	mw.docTabs = append(mw.docTabs, dt)
 	mw.tabs.Append(dt.item)
@@ -141,7 +144,7 @@ func (mw *MainWindow) beginOpen(name string) *docTab {
 func (mw *MainWindow) finishOpen(dt *docTab, d *viewmodel.Doc, err error) {
 	mw.opening--
 	if mw.opening == 0 {
-		mw.status.SetText("")
+		mw.setStatus("")
 	}
 	if dt.cancelled {
 		if d != nil {
@@ -217,6 +220,11 @@ func (mw *MainWindow) removeTab(dt *docTab) {
 }
 
 func (mw *MainWindow) reload() {
+	if t := mw.compareOf(mw.tabs.Selected()); t != nil {
+		t.reload()
+		mw.flashStatus("Reloaded " + t.item.Text)
+		return
+	}
 	dt := mw.current()
 	if dt != nil && dt.failed != nil {
 		mw.retry(dt)
@@ -225,27 +233,76 @@ func (mw *MainWindow) reload() {
 	if dt == nil || dt.doc == nil {
 		return
 	}
-	mw.status.SetText("Reloading " + dt.doc.Title() + "…")
+	mw.setStatus("Reloading " + dt.doc.Title() + "…")
 	dt.close()
 	mw.ws.Reload(dt.doc, func(err error) {
-		mw.status.SetText("")
+		mw.setStatus("")
 		if err != nil {
 			showError(err, mw.win)
 		}
 		dt.rebuild()
+		if err == nil {
+			mw.flashStatus("Reloaded " + dt.doc.Title())
+		}
 	})
 }
 
+// setStatus shows text in the status line at the foot of the window, or
+// hides the line when text is empty.
+func (mw *MainWindow) setStatus(text string) {
+	mw.statusSeq++
+	mw.status.SetText(text)
+	if text == "" {
+		mw.status.Hide()
+	} else {
+		mw.status.Show()
+	}
+}
+
+// statusFlash is how long flashStatus shows its text.
+var statusFlash = 3 * time.Second
+
+// flashStatus shows text in the status line for a few seconds (unless
+// something else is shown there meanwhile): a sign that something
+// happened, such as a reload, that changes nothing the user can see.
+func (mw *MainWindow) flashStatus(text string) {
+	mw.setStatus(text)
+	seq := mw.statusSeq
+	time.AfterFunc(statusFlash, func() {
+		fyne.Do(func() {
+			if mw.statusSeq == seq {
+				mw.setStatus("")
+			}
+		})
+	})
+}
+
+// cycleTab selects the tab step places on, document or comparison.
 func (mw *MainWindow) cycleTab(step int) {
-	n := len(mw.docTabs)
+	n := len(mw.tabs.Items)
 	if n < 2 {
 		return
 	}
 	i := (mw.tabs.SelectedIndex() + step + n) % n
 	mw.tabs.SelectIndex(i)
+	mw.updateTitle()
+}
+
+// closeSelected closes the selected tab, document or comparison (File ▸
+// Close Tab, Ctrl+W).
+func (mw *MainWindow) closeSelected() {
+	if t := mw.compareOf(mw.tabs.Selected()); t != nil {
+		mw.closeCompare(t)
+		return
+	}
+	mw.closeTab(mw.current())
 }
 
 func (mw *MainWindow) updateTitle() {
+	if t := mw.compareOf(mw.tabs.Selected()); t != nil {
+		mw.win.SetTitle(t.item.Text + " — Tensorscope")
+		return
+	}
 	if dt := mw.current(); dt != nil {
 		mw.win.SetTitle(dt.item.Text + " — Tensorscope")
 		return
@@ -322,7 +379,7 @@ func (mw *MainWindow) mainMenu() *fyne.MainMenu {
 	recent.ChildMenu = fyne.NewMenu("", items...)
 	reload := fyne.NewMenuItem("Reload", mw.reload)
 	reload.Shortcut = shortcutReload
-	closeTab := fyne.NewMenuItem("Close Tab", func() { mw.closeTab(mw.current()) })
+	closeTab := fyne.NewMenuItem("Close Tab", mw.closeSelected)
 	closeTab.Shortcut = shortcutClose
 	exportTensor := fyne.NewMenuItem("Export Tensor…", func() {
 		if dt := mw.current(); dt != nil && dt.doc != nil {
@@ -384,7 +441,7 @@ var (
 func (mw *MainWindow) addShortcuts() {
 	c := mw.win.Canvas()
 	c.AddShortcut(shortcutOpen, func(fyne.Shortcut) { mw.showOpenDialog() })
-	c.AddShortcut(shortcutClose, func(fyne.Shortcut) { mw.closeTab(mw.current()) })
+	c.AddShortcut(shortcutClose, func(fyne.Shortcut) { mw.closeSelected() })
 	c.AddShortcut(shortcutReload, func(fyne.Shortcut) { mw.reload() })
 	c.AddShortcut(shortcutFind, func(fyne.Shortcut) {
 		if dt := mw.current(); dt != nil {

@@ -244,6 +244,9 @@ func (c *Comparison) Err() error { return c.err }
 // Tolerance is the isclose tolerance of the over-tolerance counts.
 func (c *Comparison) Tolerance() Tolerance { return c.tol }
 
+// Sources are the two files compared, A then B.
+func (c *Comparison) Sources() (a, b viewmodel.Source) { return c.srcA, c.srcB }
+
 // Documents returns the two documents (nil until Ready).
 func (c *Comparison) Documents() (a, b *formats.Document) { return c.docA, c.docB }
 
