@@ -147,7 +147,7 @@ func (dt *docTab) exportTensor() {
 		return
 	}
 	name := strings.NewReplacer("/", "_", " ", "_", "#", "t").Replace(e.Name) + ".npy"
-	filters := []fileFilter{{Name: "NumPy, CSV (current plane) or TSR", Extensions: []string{"npy", "csv", "tsr"}}}
+	filters := tensorExportFilters()
 	title := "Export tensor"
 	if dt.doc.Inspector.Quantised() {
 		title = "Export tensor: stored integers"
@@ -166,6 +166,27 @@ func (dt *docTab) exportTensor() {
 			showError(err, win)
 		}
 	})
+}
+
+// tensorExportFilters are the Export Tensor dialog's choices: every type
+// viewmodel.ExportTensor writes, together and one by one.
+func tensorExportFilters() []fileFilter {
+	names := map[string]string{".npy": "NumPy", ".csv": "CSV (current plane)", ".tsr": "TSR", ".safetensors": "safetensors"}
+	var all []string
+	var titles []string
+	var each []fileFilter
+	for _, ext := range viewmodel.TensorExportExtensions {
+		name := names[ext]
+		if name == "" {
+			name = ext
+		}
+		e := strings.TrimPrefix(ext, ".")
+		all = append(all, e)
+		titles = append(titles, name)
+		each = append(each, fileFilter{Name: name, Extensions: []string{e}})
+	}
+	list := strings.Join(titles[:len(titles)-1], ", ") + " or " + titles[len(titles)-1]
+	return append([]fileFilter{{Name: list, Extensions: all}}, each...)
 }
 
 // showInGraph shows the Graph pane with the first node that uses the named

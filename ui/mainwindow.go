@@ -52,7 +52,10 @@ func NewMainWindow(a fyne.App, opts Options) *MainWindow {
 		}
 		mw.closeTab(mw.tabOf(item))
 	}
-	mw.tabs.OnSelected = func(*container.TabItem) { mw.updateTitle() }
+	mw.tabs.OnSelected = func(*container.TabItem) {
+		mw.updateTitle()
+		mw.win.SetMainMenu(mw.mainMenu()) // Export Graph… only for a tab with a graph
+	}
 	mw.status = widget.NewLabel("")
 	mw.status.Hide() // shown only while it has something to say: no empty band
 	mw.empty = mw.welcome()
@@ -163,9 +166,13 @@ func (mw *MainWindow) finishOpen(dt *docTab, d *viewmodel.Doc, err error) {
 		return
 	}
 	dt.setDoc(d)
-	mw.win.SetMainMenu(mw.mainMenu()) // refresh Open Recent
+	mw.finishOpenMenu()
 	mw.updateTitle()
 }
+
+// finishOpenMenu refreshes the menus after a file opened: Open Recent, and
+// Export Graph… for the tab now shown.
+func (mw *MainWindow) finishOpenMenu() { mw.win.SetMainMenu(mw.mainMenu()) }
 
 func (mw *MainWindow) showTabs() {
 	if len(mw.docTabs)+len(mw.compares) == 0 {
@@ -397,6 +404,9 @@ func (mw *MainWindow) mainMenu() *fyne.MainMenu {
 			dt.graph.export()
 		}
 	})
+	if dt := mw.current(); dt == nil || dt.graph == nil {
+		exportGraph.Disabled = true // this tab has no graph to export
+	}
 	compareWith := fyne.NewMenuItem("Compare With…", mw.compareWithDialog)
 	compareTabs := fyne.NewMenuItem("Compare Tabs…", mw.compareTabsDialog)
 	quit := fyne.NewMenuItem("Quit", mw.quit)
