@@ -260,9 +260,9 @@ func (p *graphPane) load() {
 		}
 		p.centreSelected, p.anchor = false, nil
 		folded := p.model.NodeCount() - len(g.Nodes)
-		text := fmt.Sprintf("%d nodes, %d edges", len(g.Nodes), len(g.Edges))
+		text := viewmodel.CountNoun(len(g.Nodes), "node") + ", " + viewmodel.CountNoun(len(g.Edges), "edge")
 		if folded > 0 {
-			text += fmt.Sprintf(" (%d constant nodes folded into their consumers)", folded)
+			text += fmt.Sprintf(" (%s folded into their consumers)", viewmodel.CountNoun(folded, "constant node"))
 		}
 		p.status.SetText(text)
 		p.search()
