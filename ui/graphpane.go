@@ -30,13 +30,14 @@ type graphPane struct {
 	dirSel   *widget.Select
 	syncing  bool
 
-	find    *keyEntry
-	count   *widget.Label
-	matches []int
-	match   int
-	status  *widget.Label
-	props   *fyne.Container
-	lineage *widget.Button
+	find        *keyEntry
+	count       *widget.Label
+	matches     []int
+	match       int
+	status      *widget.Label
+	props       *fyne.Container
+	propsScroll *container.Scroll
+	lineage     *widget.Button
 	// nav is the stack of nested graphs opened (If branches, Loop and Scan
 	// bodies); back and crumbs show the way out.
 	nav    *viewmodel.GraphNav
@@ -84,6 +85,7 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	p.view.OnOtherKey = func(ev *fyne.KeyEvent) { windowKeys(dt.mw.win)(ev) }
 	p.status = widget.NewLabel("")
 	p.props = container.NewVBox()
+	p.propsScroll = container.NewVScroll(p.props)
 
 	p.find = newKeyEntry(windowKeys(dt.mw.win))
 	p.find.SetPlaceHolder("Find node, op or tensor (Ctrl+F, Enter for next)")
@@ -135,7 +137,7 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	p.navRow = container.NewBorder(nil, nil, p.back, nil, p.crumbs)
 	top := container.NewVBox(findBar, container.NewHScroll(tools), p.navRow)
 	side := container.NewBorder(widget.NewLabelWithStyle("Properties", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		nil, nil, nil, container.NewVScroll(p.props))
+		nil, nil, nil, p.propsScroll)
 	split := container.NewHSplit(container.NewBorder(nil, p.status, nil, nil, p.view), side)
 	split.Offset = 0.72
 	p.content = container.NewBorder(top, nil, nil, nil, split)
@@ -338,6 +340,7 @@ func (p *graphPane) setProps(sections []viewmodel.PropSection) {
 		}
 	}
 	p.props.Refresh()
+	p.propsScroll.ScrollToTop() // a new selection reads from its title
 }
 
 // addPropRow adds a label and its value to form; a value naming another
