@@ -155,7 +155,7 @@ func (dt *docTab) exportTensor() {
 			title = "Export tensor: dequantised values"
 		}
 	}
-	saveFile(win, title, name, filters, func(path string) {
+	dt.mw.saveFile(title, name, filters, func(path string) {
 		dt.mw.setStatus("Exporting " + e.Name + "…")
 		_, err := dt.doc.ExportShown(path, func(note string, err error) {
 			dt.mw.setStatus("")

@@ -22,7 +22,7 @@ func (dt *docTab) exportAll() {
 	name := filepath.Base(dt.doc.Source.Display())
 	base := strings.TrimSuffix(name, filepath.Ext(name))
 	filters := []fileFilter{{Name: "safetensors", Extensions: []string{"safetensors"}}}
-	saveFile(win, "Export all tensors", base+".safetensors", filters, func(path string) {
+	dt.mw.saveFile("Export all tensors", base+".safetensors", filters, func(path string) {
 		bar := widget.NewProgressBar()
 		label := widget.NewLabel("Writing " + filepath.Base(path) + "…")
 		box := container.NewVBox(label, bar)

@@ -410,7 +410,7 @@ func (p *graphPane) export() {
 	}
 	win := p.dt.mw.win
 	base := strings.TrimSuffix(p.dt.doc.Title(), filepath.Ext(p.dt.doc.Title())) + "-graph.svg"
-	saveFile(win, "Export graph", base, []fileFilter{{Name: "SVG or PNG image", Extensions: []string{"svg", "png"}}}, func(path string) {
+	p.dt.mw.saveFile("Export graph", base, []fileFilter{{Name: "SVG or PNG image", Extensions: []string{"svg", "png"}}}, func(path string) {
 		p.exportTo(path, func(note string, err error) { showExported(win, "Graph exported", path, note, err) })
 	})
 }

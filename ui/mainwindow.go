@@ -32,7 +32,10 @@ type MainWindow struct {
 	body      *fyne.Container
 	status    *widget.Label
 	statusSeq int // counts status changes, so a flash clears only its own text
-	opening   int
+	// lastSaveDir is the folder of the last file saved, where the next
+	// save dialog starts.
+	lastSaveDir string
+	opening     int
 }
 
 // NewMainWindow builds the window; Start shows it and opens the files.
@@ -328,7 +331,8 @@ func (mw *MainWindow) showOpenDialog() {
 func (mw *MainWindow) chooseFile(title string, chosen func(path string)) {
 	exts := viewmodel.SupportedExtensions()
 	filters := []fileFilter{{Name: "Tensor and model files", Extensions: exts}, {Name: "All files", Extensions: []string{"*"}}}
-	if path, ok := nativeOpen(title, filters); ok {
+	dir := mw.currentDir()
+	if path, ok := nativeOpen(title, dir, filters); ok {
 		if path != "" {
 			chosen(path)
 		}
@@ -351,8 +355,56 @@ func (mw *MainWindow) chooseFile(title string, chosen func(path string)) {
 		dotted[i] = "." + e
 	}
 	d.SetFilter(storage.NewExtensionFileFilter(dotted))
+	setDialogDir(dir, d.SetLocation)
 	d.Resize(fyne.NewSize(900, 600))
 	d.Show()
+}
+
+// currentDir is the folder of the current tab's file (where Open, Compare
+// With and Export start), or "" when the tab has none.
+func (mw *MainWindow) currentDir() string {
+	if dt := mw.current(); dt != nil {
+		if dt.path != "" {
+			return filepath.Dir(dt.path)
+		}
+		if dt.doc != nil && dt.doc.Source.Path != "" {
+			return filepath.Dir(dt.doc.Source.Path)
+		}
+	}
+	return ""
+}
+
+// saveDir is where a save dialog starts: the folder of the last save, else
+// the current file's.
+func (mw *MainWindow) saveDir() string {
+	if mw.lastSaveDir != "" {
+		return mw.lastSaveDir
+	}
+	return mw.currentDir()
+}
+
+// saveFile is the package's saveFile starting in saveDir, remembering the
+// folder chosen for the next save.
+func (mw *MainWindow) saveFile(title, startName string, filters []fileFilter, save func(path string)) {
+	saveFile(mw.win, mw.saveDir(), title, startName, filters, mw.rememberSaveDir(save))
+}
+
+// rememberSaveDir is save, noting the folder saved to for the next save.
+func (mw *MainWindow) rememberSaveDir(save func(path string)) func(path string) {
+	return func(path string) {
+		mw.lastSaveDir = filepath.Dir(path)
+		save(path)
+	}
+}
+
+// setDialogDir points a Fyne file dialog at dir, when dir is a folder.
+func setDialogDir(dir string, set func(fyne.ListableURI)) {
+	if dir == "" {
+		return
+	}
+	if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
+		set(l)
+	}
 }
 
 func (mw *MainWindow) welcome() fyne.CanvasObject {
@@ -482,8 +534,8 @@ func (mw *MainWindow) typedKey(ev *fyne.KeyEvent) {
 
 // saveFile asks where to save (native dialog, else Fyne's) and calls save
 // with the chosen path; nothing happens when the user cancels.
-func saveFile(win fyne.Window, title, startName string, filters []fileFilter, save func(path string)) {
-	if path, ok := nativeSave(title, startName, filters); ok {
+func saveFile(win fyne.Window, dir, title, startName string, filters []fileFilter, save func(path string)) {
+	if path, ok := nativeSave(title, dir, startName, filters); ok {
 		if path != "" {
 			save(path)
 		}
@@ -505,6 +557,7 @@ func saveFile(win fyne.Window, title, startName string, filters []fileFilter, sa
 		save(path)
 	}, win)
 	d.SetFileName(startName)
+	setDialogDir(dir, d.SetLocation)
 	var exts []string
 	for _, f := range filters {
 		for _, e := range f.Extensions {

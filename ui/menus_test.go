@@ -54,3 +54,26 @@ func TestExportTensorOffersEveryType(t *testing.T) {
 		t.Errorf("%d filters, want one for all and one for each type", len(filters))
 	}
 }
+
+// TestFileDialogsStartInTheFilesFolder: Open, Compare With and the save
+// dialogs start in the current file's folder; a save remembers its folder
+// for the next one.
+func TestFileDialogsStartInTheFilesFolder(t *testing.T) {
+	dt, _ := openTab(t, 1280, 820, "fixture.tsr", tsrFixture(t))
+	mw := dt.mw
+	dt.path = "/data/run7/fixture.tsr"
+	if got := mw.currentDir(); got != "/data/run7" {
+		t.Errorf("Open starts in %q, want the file's folder", got)
+	}
+	if got := mw.saveDir(); got != "/data/run7" {
+		t.Errorf("the first save starts in %q, want the file's folder", got)
+	}
+	saved := ""
+	mw.rememberSaveDir(func(p string) { saved = p })("/exports/w.npy")
+	if saved != "/exports/w.npy" {
+		t.Errorf("the save was handed %q", saved)
+	}
+	if got := mw.saveDir(); got != "/exports" {
+		t.Errorf("the next save starts in %q, want the last folder saved to", got)
+	}
+}
