@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"tensorscope/viewmodel"
 	"tensorscope/viewmodel/compare"
 )
 
@@ -150,7 +151,11 @@ func (t *compareTab) reload() {
 	a, b := t.c.Sources()
 	filter := t.c.Filter()
 	t.close()
-	t.c = compare.NewComparison(fyne.Do, a, b, t.c.Tolerance())
+	post := viewmodel.Poster(fyne.Do)
+	if t.mw != nil {
+		post = t.mw.post
+	}
+	t.c = compare.NewComparison(post, a, b, t.c.Tolerance())
 	t.c.SetFilter(filter)
 	t.content = t.build()
 	t.filter.SetText(filter)

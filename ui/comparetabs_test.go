@@ -17,6 +17,7 @@ import (
 func TestComparisonTabsAreTabs(t *testing.T) {
 	dt, q := openTab(t, 1280, 820, "fixture.nn", nnFixture(t))
 	mw := dt.mw
+	mw.post = q.Post // the comparison's work and the status timer report through q
 	mw.Compare(viewmodel.Source{Name: "v1.tmfile", Data: compareModel(t, 1)}, viewmodel.Source{Name: "v2.tmfile", Data: compareModel(t, 2)})
 	second := newPendingTab(mw, "fixture.tsr")
 	mw.docTabs = append(mw.docTabs, second)
@@ -47,6 +48,7 @@ func TestComparisonTabsAreTabs(t *testing.T) {
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for mw.status.Visible() && time.Now().Before(deadline) {
+		q.Drain(func() bool { return false }, 20*time.Millisecond)
 		time.Sleep(10 * time.Millisecond)
 	}
 	if mw.status.Visible() {

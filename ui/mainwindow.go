@@ -32,6 +32,9 @@ type MainWindow struct {
 	body      *fyne.Container
 	status    *widget.Label
 	statusSeq int // counts status changes, so a flash clears only its own text
+	// post runs work's results on the UI goroutine (fyne.Do; tests use a
+	// queue they drain) for comparisons and the status line's timer.
+	post viewmodel.Poster
 	// lastSaveDir is the folder of the last file saved, where the next
 	// save dialog starts.
 	lastSaveDir string
@@ -40,7 +43,7 @@ type MainWindow struct {
 
 // NewMainWindow builds the window; Start shows it and opens the files.
 func NewMainWindow(a fyne.App, opts Options) *MainWindow {
-	mw := &MainWindow{app: a, opts: opts}
+	mw := &MainWindow{app: a, opts: opts, post: fyne.Do}
 	mw.win = a.NewWindow("Tensorscope")
 	var prefs viewmodel.Prefs = a.Preferences()
 	if opts.prefsPath != "" {
@@ -279,7 +282,7 @@ func (mw *MainWindow) flashStatus(text string) {
 	mw.setStatus(text)
 	seq := mw.statusSeq
 	time.AfterFunc(statusFlash, func() {
-		fyne.Do(func() {
+		mw.post(func() {
 			if mw.statusSeq == seq {
 				mw.setStatus("")
 			}
