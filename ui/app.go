@@ -18,6 +18,10 @@ type Options struct {
 	// (single instance); each batch opens as new tabs. Run serves it;
 	// NewMainWindow alone does not (see ServeHandover).
 	Incoming <-chan []string
+
+	// prefsPath, when set, is the file of the viewer's lists (filePrefs);
+	// Run sets it. Otherwise they live in the app's preferences.
+	prefsPath string
 }
 
 // Run opens the main window and blocks until the application quits.
@@ -27,6 +31,7 @@ func Run(opts Options) {
 		a.SetIcon(fyne.NewStaticResource("tensorscope.png", opts.Icon))
 	}
 	applyTheme(a, savedTheme(a)) // View ▸ Theme; not for headless windows, which choose their own
+	opts.prefsPath = recentPrefsPath(opts.AppID)
 	mw := NewMainWindow(a, opts)
 	mw.Start()
 	mw.ServeHandover(opts.Incoming)

@@ -22,12 +22,13 @@ import (
 // both files again for itself, so closing either file's tab leaves it
 // working.
 func (mw *MainWindow) Compare(a, b viewmodel.Source) {
-	c := compare.NewComparison(fyne.Do, a, b, compare.DefaultTolerance)
+	c := compare.NewComparison(mw.post, a, b, compare.DefaultTolerance)
 	t := newCompareTab(mw, c)
 	mw.compares = append(mw.compares, t)
 	mw.tabs.Append(t.item)
 	mw.tabs.Select(t.item)
 	mw.showTabs()
+	mw.updateTitle()
 }
 
 // compareWithDialog asks for a file to compare the current tab with.

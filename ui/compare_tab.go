@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"tensorscope/viewmodel"
 	"tensorscope/viewmodel/compare"
 )
 
@@ -136,6 +137,28 @@ func (t *compareTab) updateProgress() {
 	t.progress.SetValue(busy[jobs[0]])
 	t.busy.Show()
 	t.progress.Show()
+}
+
+// reload compares the two files again as they now are on disk, keeping
+// the filter.
+func (t *compareTab) reload() {
+	a, b := t.c.Sources()
+	filter := t.c.Filter()
+	t.close()
+	post := viewmodel.Poster(fyne.Do)
+	if t.mw != nil {
+		post = t.mw.post
+	}
+	t.c = compare.NewComparison(post, a, b, t.c.Tolerance())
+	t.c.SetFilter(filter)
+	t.content = t.build()
+	t.filter.SetText(filter)
+	t.item.Content = t.content
+	t.c.OnChange = t.update
+	t.update(compare.ChangedAll)
+	if t.mw != nil {
+		t.mw.tabs.Refresh()
+	}
 }
 
 // close stops the comparison's work and closes its files.

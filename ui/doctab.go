@@ -57,6 +57,7 @@ func pendingContent(name string) (fyne.CanvasObject, *widget.ProgressBarInfinite
 func (dt *docTab) setDoc(d *viewmodel.Doc) {
 	dt.stopOpening()
 	dt.doc = d
+	d.ShowOpening()
 	dt.watchFile()
 	dt.rebuild()
 }
@@ -131,9 +132,6 @@ func (dt *docTab) rebuild() {
 	if oldPanes != nil {
 		dt.keepPlace(oldPanes, oldTensors)
 	}
-	if i := d.Inspector.Index(); i >= 0 {
-		dt.tensors.selectTensor(i) // a single tensor opens shown; a reload keeps it
-	}
 	var content *fyne.Container
 	top := container.NewVBox()
 	if dt.follow != nil {
@@ -150,6 +148,11 @@ func (dt *docTab) rebuild() {
 	dt.item.Content = content
 	dt.item.Text = d.Title()
 	dt.mw.tabs.Refresh()
+	// Selected once laid out, so that the list scrolls to the row for the
+	// height it has.
+	if i := d.Inspector.Index(); i >= 0 {
+		dt.tensors.selectTensor(i) // the tensor a file opens on; a reload keeps it
+	}
 }
 
 // keepPlace shows the same pane and inspector tab as the panes being
@@ -209,7 +212,7 @@ func (dt *docTab) exportTensor() {
 		return
 	}
 	name := strings.NewReplacer("/", "_", " ", "_", "#", "t").Replace(e.Name) + ".npy"
-	filters := []fileFilter{endingsFilter(viewmodel.TensorExportExtensions())}
+	filters := tensorExportFilters()
 	title := "Export tensor"
 	if dt.doc.Inspector.Quantised() {
 		title = "Export tensor: stored integers"
@@ -217,17 +220,29 @@ func (dt *docTab) exportTensor() {
 			title = "Export tensor: dequantised values"
 		}
 	}
-	saveFile(win, title, name, filters, func(path string) {
-		dt.mw.status.SetText("Exporting " + e.Name + "…")
+	dt.mw.saveFile(title, name, filters, func(path string) {
+		dt.mw.setStatus("Exporting " + e.Name + "…")
 		_, err := dt.doc.ExportShown(path, func(note string, err error) {
-			dt.mw.status.SetText("")
+			dt.mw.setStatus("")
 			showExported(win, "Tensor exported", path, note, err)
 		})
 		if err != nil {
-			dt.mw.status.SetText("")
+			dt.mw.setStatus("")
 			showError(err, win)
 		}
 	})
+}
+
+// tensorExportFilters are the Export Tensor dialog's choices: every type
+// viewmodel.ExportTensor writes (the registered encoders' and .csv),
+// together and one by one.
+func tensorExportFilters() []fileFilter {
+	exts := viewmodel.TensorExportExtensions()
+	filters := []fileFilter{endingsFilter(exts)}
+	for _, e := range exts {
+		filters = append(filters, endingsFilter([]string{e}))
+	}
+	return filters
 }
 
 // showInGraph shows the Graph pane with the first node that uses the named

@@ -24,7 +24,7 @@ func (dt *docTab) exportAll() {
 	base := strings.TrimSuffix(name, filepath.Ext(name))
 	exts := viewmodel.ExportAllExtensions()
 	filters := []fileFilter{endingsFilter(exts)}
-	saveFile(win, "Export all tensors", base+exts[0], filters, func(path string) {
+	dt.mw.saveFile("Export all tensors", base+exts[0], filters, func(path string) {
 		bar := widget.NewProgressBar()
 		label := widget.NewLabel("Writing " + filepath.Base(path) + "…")
 		box := container.NewVBox(label, bar)

@@ -59,7 +59,7 @@ func (mw *MainWindow) retry(dt *docTab) {
 	dt.item.Content, dt.opening = pendingContent(dt.item.Text)
 	mw.tabs.Refresh()
 	mw.opening++
-	mw.status.SetText("Opening " + dt.item.Text + "…")
+	mw.setStatus("Opening " + dt.item.Text + "…")
 	mw.ws.Open(dt.path, func(d *viewmodel.Doc, err error) { mw.finishOpen(dt, d, err) })
 }
 

@@ -43,13 +43,14 @@ type graphPane struct {
 	// searched is the find text the matches are of.
 	searched string
 
-	find    *keyEntry
-	count   *widget.Label
-	matches []int
-	match   int
-	status  *widget.Label
-	props   *fyne.Container
-	lineage *widget.Button
+	find        *keyEntry
+	count       *widget.Label
+	matches     []int
+	match       int
+	status      *widget.Label
+	props       *fyne.Container
+	propsScroll *container.Scroll
+	lineage     *widget.Button
 	// nav is the stack of nested graphs opened (If branches, Loop and Scan
 	// bodies); back and crumbs show the way out.
 	nav    *viewmodel.GraphNav
@@ -109,6 +110,7 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	p.status = widget.NewLabel("")
 	p.status.Truncation = fyne.TextTruncateEllipsis
 	p.props = container.NewVBox()
+	p.propsScroll = container.NewVScroll(p.props)
 
 	p.find = newKeyEntry(windowKeys(dt.mw.win))
 	p.find.SetPlaceHolder("Find node, op or tensor (Ctrl+F, Enter for next)")
@@ -189,7 +191,7 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	p.navRow = container.NewBorder(nil, nil, p.back, nil, p.crumbs)
 	top := container.NewVBox(findBar, tools, p.navRow)
 	side := container.NewBorder(widget.NewLabelWithStyle("Properties", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		nil, nil, nil, container.NewVScroll(p.props))
+		nil, nil, nil, p.propsScroll)
 	// The breadcrumb at its full width, the status shortened beside it, the
 	// colour bar (when colouring by a metric) at the end; the row is laid
 	// out again as the bar shows or hides.
@@ -337,12 +339,12 @@ func (p *graphPane) load() {
 		}
 		flat := len(p.model.FlatView().Nodes)
 		folded := p.model.NodeCount() - flat
-		text := fmt.Sprintf("%d nodes, %d edges", len(g.Nodes), len(g.Edges))
+		text := viewmodel.CountNoun(len(g.Nodes), "node") + ", " + viewmodel.CountNoun(len(g.Edges), "edge")
 		if flat != len(g.Nodes) {
-			text = fmt.Sprintf("%d boxes of %d nodes, %d edges", len(g.Nodes), flat, len(g.Edges))
+			text = fmt.Sprintf("%s of %s, %s", viewmodel.CountNoun(len(g.Nodes), "box"), viewmodel.CountNoun(flat, "node"), viewmodel.CountNoun(len(g.Edges), "edge"))
 		}
 		if folded > 0 {
-			text += fmt.Sprintf(" (%d constant nodes folded into their consumers)", folded)
+			text += fmt.Sprintf(" (%s folded into their consumers)", viewmodel.CountNoun(folded, "constant node"))
 		}
 		p.status.SetText(text)
 		p.search()
@@ -471,6 +473,7 @@ func (p *graphPane) setProps(sections []viewmodel.PropSection) {
 		}
 	}
 	p.props.Refresh()
+	p.propsScroll.ScrollToTop() // a new selection reads from its title
 }
 
 // addPropRow adds a label and its value to form; a value naming another
@@ -557,7 +560,7 @@ func (p *graphPane) export() {
 	}
 	win := p.dt.mw.win
 	base := strings.TrimSuffix(p.dt.doc.Title(), filepath.Ext(p.dt.doc.Title())) + "-graph.svg"
-	saveFile(win, "Export graph", base, []fileFilter{{Name: "SVG or PNG image", Extensions: []string{"svg", "png"}}}, func(path string) {
+	p.dt.mw.saveFile("Export graph", base, []fileFilter{{Name: "SVG or PNG image", Extensions: []string{"svg", "png"}}}, func(path string) {
 		p.exportTo(path, func(note string, err error) { showExported(win, "Graph exported", path, note, err) })
 	})
 }

@@ -79,3 +79,25 @@ func TestGraphRelayoutKeepsSelectionAndLineage(t *testing.T) {
 		t.Error("showing constants lost the selected node from view")
 	}
 }
+
+// TestPropertiesStartAtTheTopForANewSelection scrolls the Properties pane
+// down, selects another node: the pane shows it from its title.
+func TestPropertiesStartAtTheTopForANewSelection(t *testing.T) {
+	p, _ := graphPaneFor(t, "fixture.nn", nnFixture(t), 1000, 240)
+	p.showNode(1)
+	room := p.props.MinSize().Height - p.propsScroll.Size().Height
+	if room < 20 {
+		t.Fatalf("the properties (%.0f px) fit their pane (%.0f px): nothing to scroll", p.props.MinSize().Height, p.propsScroll.Size().Height)
+	}
+	p.propsScroll.Refresh() // lays the new properties out
+	p.propsScroll.ScrollToBottom()
+	if p.propsScroll.Offset.Y == 0 {
+		t.Fatal("the properties did not scroll")
+	}
+	t.Logf("scrolled to %.0f of %.0f in %.0f", p.propsScroll.Offset.Y, p.props.MinSize().Height, p.propsScroll.Size().Height)
+	p.showNode(2)
+	t.Logf("then %.0f of %.0f", p.propsScroll.Offset.Y, p.props.MinSize().Height)
+	if y := p.propsScroll.Offset.Y; y != 0 {
+		t.Errorf("a new selection's properties open scrolled %.0f px down", y)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -24,9 +25,9 @@ type MainWindow struct {
 	opts Options
 	ws   *viewmodel.Workspace
 
-	tabs     *container.DocTabs
-	docTabs  []*docTab
-	compares []*compareTab // comparison tabs (compare_menu.go)
+	tabs      *container.DocTabs
+	docTabs   []*docTab
+	compares  []*compareTab // comparison tabs (compare_menu.go)
 	// follower follows a folder of checkpoints in followTab (follow.go).
 	follower  *viewmodel.Follower
 	followTab *docTab
@@ -34,14 +35,25 @@ type MainWindow struct {
 	empty     fyne.CanvasObject
 	body      *fyne.Container
 	status    *widget.Label
-	opening   int
+	statusSeq int // counts status changes, so a flash clears only its own text
+	// post runs work's results on the UI goroutine (fyne.Do; tests use a
+	// queue they drain) for comparisons and the status line's timer.
+	post viewmodel.Poster
+	// lastSaveDir is the folder of the last file saved, where the next
+	// save dialog starts.
+	lastSaveDir string
+	opening     int
 }
 
 // NewMainWindow builds the window; Start shows it and opens the files.
 func NewMainWindow(a fyne.App, opts Options) *MainWindow {
-	mw := &MainWindow{app: a, opts: opts}
+	mw := &MainWindow{app: a, opts: opts, post: fyne.Do}
 	mw.win = a.NewWindow("Tensorscope")
-	mw.ws = viewmodel.NewWorkspace(fyne.Do, a.Preferences())
+	var prefs viewmodel.Prefs = a.Preferences()
+	if opts.prefsPath != "" {
+		prefs = newFilePrefs(opts.prefsPath, prefs)
+	}
+	mw.ws = viewmodel.NewWorkspace(fyne.Do, prefs)
 	mw.tabs = container.NewDocTabs()
 	mw.tabs.CloseIntercept = func(item *container.TabItem) {
 		if t := mw.compareOf(item); t != nil {
@@ -50,8 +62,12 @@ func NewMainWindow(a fyne.App, opts Options) *MainWindow {
 		}
 		mw.closeTab(mw.tabOf(item))
 	}
-	mw.tabs.OnSelected = func(*container.TabItem) { mw.updateTitle() }
+	mw.tabs.OnSelected = func(*container.TabItem) {
+		mw.updateTitle()
+		mw.win.SetMainMenu(mw.mainMenu()) // Export Graph… only for a tab with a graph
+	}
 	mw.status = widget.NewLabel("")
+	mw.status.Hide() // shown only while it has something to say: no empty band
 	mw.empty = mw.welcome()
 	mw.body = container.NewStack(mw.empty)
 	mw.win.SetContent(container.NewBorder(nil, mw.status, nil, nil, mw.body))
@@ -133,7 +149,7 @@ func (mw *MainWindow) OpenBytes(name string, data []byte) {
 
 func (mw *MainWindow) beginOpen(name string) *docTab {
 	mw.opening++
-	mw.status.SetText("Opening " + name + "…")
+	mw.setStatus("Opening " + name + "…")
 	dt := newPendingTab(mw, name)
 	mw.docTabs = append(mw.docTabs, dt)
 	mw.tabs.Append(dt.item)
@@ -145,7 +161,7 @@ func (mw *MainWindow) beginOpen(name string) *docTab {
 func (mw *MainWindow) finishOpen(dt *docTab, d *viewmodel.Doc, err error) {
 	mw.opening--
 	if mw.opening == 0 {
-		mw.status.SetText("")
+		mw.setStatus("")
 	}
 	if dt.cancelled {
 		if d != nil {
@@ -164,9 +180,13 @@ func (mw *MainWindow) finishOpen(dt *docTab, d *viewmodel.Doc, err error) {
 		return
 	}
 	dt.setDoc(d)
-	mw.win.SetMainMenu(mw.mainMenu()) // refresh Open Recent
+	mw.finishOpenMenu()
 	mw.updateTitle()
 }
+
+// finishOpenMenu refreshes the menus after a file opened: Open Recent, and
+// Export Graph… for the tab now shown.
+func (mw *MainWindow) finishOpenMenu() { mw.win.SetMainMenu(mw.mainMenu()) }
 
 func (mw *MainWindow) showTabs() {
 	if len(mw.docTabs)+len(mw.compares) == 0 {
@@ -225,6 +245,11 @@ func (mw *MainWindow) removeTab(dt *docTab) {
 }
 
 func (mw *MainWindow) reload() {
+	if t := mw.compareOf(mw.tabs.Selected()); t != nil {
+		t.reload()
+		mw.flashStatus("Reloaded " + t.item.Text)
+		return
+	}
 	dt := mw.current()
 	if dt != nil && dt.failed != nil {
 		mw.retry(dt)
@@ -233,27 +258,76 @@ func (mw *MainWindow) reload() {
 	if dt == nil || dt.doc == nil {
 		return
 	}
-	mw.status.SetText("Reloading " + dt.doc.Title() + "…")
+	mw.setStatus("Reloading " + dt.doc.Title() + "…")
 	dt.close()
 	mw.ws.Reload(dt.doc, func(err error) {
-		mw.status.SetText("")
+		mw.setStatus("")
 		if err != nil {
 			showError(err, mw.win)
 		}
 		dt.rebuild()
+		if err == nil {
+			mw.flashStatus("Reloaded " + dt.doc.Title())
+		}
 	})
 }
 
+// setStatus shows text in the status line at the foot of the window, or
+// hides the line when text is empty.
+func (mw *MainWindow) setStatus(text string) {
+	mw.statusSeq++
+	mw.status.SetText(text)
+	if text == "" {
+		mw.status.Hide()
+	} else {
+		mw.status.Show()
+	}
+}
+
+// statusFlash is how long flashStatus shows its text.
+var statusFlash = 3 * time.Second
+
+// flashStatus shows text in the status line for a few seconds (unless
+// something else is shown there meanwhile): a sign that something
+// happened, such as a reload, that changes nothing the user can see.
+func (mw *MainWindow) flashStatus(text string) {
+	mw.setStatus(text)
+	seq := mw.statusSeq
+	time.AfterFunc(statusFlash, func() {
+		mw.post(func() {
+			if mw.statusSeq == seq {
+				mw.setStatus("")
+			}
+		})
+	})
+}
+
+// cycleTab selects the tab step places on, document or comparison.
 func (mw *MainWindow) cycleTab(step int) {
-	n := len(mw.docTabs)
+	n := len(mw.tabs.Items)
 	if n < 2 {
 		return
 	}
 	i := (mw.tabs.SelectedIndex() + step + n) % n
 	mw.tabs.SelectIndex(i)
+	mw.updateTitle()
+}
+
+// closeSelected closes the selected tab, document or comparison (File ▸
+// Close Tab, Ctrl+W).
+func (mw *MainWindow) closeSelected() {
+	if t := mw.compareOf(mw.tabs.Selected()); t != nil {
+		mw.closeCompare(t)
+		return
+	}
+	mw.closeTab(mw.current())
 }
 
 func (mw *MainWindow) updateTitle() {
+	if t := mw.compareOf(mw.tabs.Selected()); t != nil {
+		mw.win.SetTitle(t.item.Text + " — Tensorscope")
+		return
+	}
 	if dt := mw.current(); dt != nil {
 		mw.win.SetTitle(dt.item.Text + " — Tensorscope")
 		return
@@ -272,7 +346,8 @@ func (mw *MainWindow) showOpenDialog() {
 func (mw *MainWindow) chooseFile(title string, chosen func(path string)) {
 	exts := viewmodel.SupportedExtensions()
 	filters := []fileFilter{{Name: "Tensor and model files", Extensions: exts}, {Name: "All files", Extensions: []string{"*"}}}
-	if path, ok := nativeOpen(title, filters); ok {
+	dir := mw.currentDir()
+	if path, ok := nativeOpen(title, dir, filters); ok {
 		if path != "" {
 			chosen(path)
 		}
@@ -295,8 +370,56 @@ func (mw *MainWindow) chooseFile(title string, chosen func(path string)) {
 		dotted[i] = "." + e
 	}
 	d.SetFilter(storage.NewExtensionFileFilter(dotted))
+	setDialogDir(dir, d.SetLocation)
 	d.Resize(themeSize(900, 600))
 	d.Show()
+}
+
+// currentDir is the folder of the current tab's file (where Open, Compare
+// With and Export start), or "" when the tab has none.
+func (mw *MainWindow) currentDir() string {
+	if dt := mw.current(); dt != nil {
+		if dt.path != "" {
+			return filepath.Dir(dt.path)
+		}
+		if dt.doc != nil && dt.doc.Source.Path != "" {
+			return filepath.Dir(dt.doc.Source.Path)
+		}
+	}
+	return ""
+}
+
+// saveDir is where a save dialog starts: the folder of the last save, else
+// the current file's.
+func (mw *MainWindow) saveDir() string {
+	if mw.lastSaveDir != "" {
+		return mw.lastSaveDir
+	}
+	return mw.currentDir()
+}
+
+// saveFile is the package's saveFile starting in saveDir, remembering the
+// folder chosen for the next save.
+func (mw *MainWindow) saveFile(title, startName string, filters []fileFilter, save func(path string)) {
+	saveFile(mw.win, mw.saveDir(), title, startName, filters, mw.rememberSaveDir(save))
+}
+
+// rememberSaveDir is save, noting the folder saved to for the next save.
+func (mw *MainWindow) rememberSaveDir(save func(path string)) func(path string) {
+	return func(path string) {
+		mw.lastSaveDir = filepath.Dir(path)
+		save(path)
+	}
+}
+
+// setDialogDir points a Fyne file dialog at dir, when dir is a folder.
+func setDialogDir(dir string, set func(fyne.ListableURI)) {
+	if dir == "" {
+		return
+	}
+	if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
+		set(l)
+	}
 }
 
 func (mw *MainWindow) welcome() fyne.CanvasObject {
@@ -330,7 +453,7 @@ func (mw *MainWindow) mainMenu() *fyne.MainMenu {
 	recent.ChildMenu = fyne.NewMenu("", items...)
 	reload := fyne.NewMenuItem("Reload", mw.reload)
 	reload.Shortcut = shortcutReload
-	closeTab := fyne.NewMenuItem("Close Tab", func() { mw.closeTab(mw.current()) })
+	closeTab := fyne.NewMenuItem("Close Tab", mw.closeSelected)
 	closeTab.Shortcut = shortcutClose
 	exportTensor := fyne.NewMenuItem("Export Tensor…", func() {
 		if dt := mw.current(); dt != nil && dt.doc != nil {
@@ -349,6 +472,9 @@ func (mw *MainWindow) mainMenu() *fyne.MainMenu {
 		}
 	})
 	follow := fyne.NewMenuItem("Follow Folder…", mw.followDialog)
+	if dt := mw.current(); dt == nil || dt.graph == nil {
+		exportGraph.Disabled = true // this tab has no graph to export
+	}
 	compareWith := fyne.NewMenuItem("Compare With…", mw.compareWithDialog)
 	compareTabs := fyne.NewMenuItem("Compare Tabs…", mw.compareTabsDialog)
 	quit := fyne.NewMenuItem("Quit", mw.quit)
@@ -393,7 +519,7 @@ var (
 func (mw *MainWindow) addShortcuts() {
 	c := mw.win.Canvas()
 	c.AddShortcut(shortcutOpen, func(fyne.Shortcut) { mw.showOpenDialog() })
-	c.AddShortcut(shortcutClose, func(fyne.Shortcut) { mw.closeTab(mw.current()) })
+	c.AddShortcut(shortcutClose, func(fyne.Shortcut) { mw.closeSelected() })
 	c.AddShortcut(shortcutReload, func(fyne.Shortcut) { mw.reload() })
 	c.AddShortcut(shortcutFind, func(fyne.Shortcut) {
 		if dt := mw.current(); dt != nil {
@@ -424,8 +550,8 @@ func (mw *MainWindow) typedKey(ev *fyne.KeyEvent) {
 
 // saveFile asks where to save (native dialog, else Fyne's) and calls save
 // with the chosen path; nothing happens when the user cancels.
-func saveFile(win fyne.Window, title, startName string, filters []fileFilter, save func(path string)) {
-	if path, ok := nativeSave(title, startName, filters); ok {
+func saveFile(win fyne.Window, dir, title, startName string, filters []fileFilter, save func(path string)) {
+	if path, ok := nativeSave(title, dir, startName, filters); ok {
 		if path != "" {
 			save(path)
 		}
@@ -447,6 +573,7 @@ func saveFile(win fyne.Window, title, startName string, filters []fileFilter, sa
 		save(path)
 	}, win)
 	d.SetFileName(startName)
+	setDialogDir(dir, d.SetLocation)
 	var exts []string
 	for _, f := range filters {
 		for _, e := range f.Extensions {

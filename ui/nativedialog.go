@@ -10,7 +10,7 @@ import (
 // nativeOpen shows the system's file chooser (GTK on Linux). ok is false when
 // the native dialog cannot run — no GTK, no display — and the caller falls
 // back to Fyne's own dialog; a cancelled dialog gives ok with path "".
-func nativeOpen(title string, filters []fileFilter) (path string, ok bool) {
+func nativeOpen(title, startDir string, filters []fileFilter) (path string, ok bool) {
 	defer func() {
 		// sqweek/dialog panics when GTK failed to initialise.
 		if recover() != nil {
@@ -18,6 +18,9 @@ func nativeOpen(title string, filters []fileFilter) (path string, ok bool) {
 		}
 	}()
 	b := sqdialog.File().Title(title)
+	if startDir != "" {
+		b = b.SetStartDir(startDir)
+	}
 	for _, f := range filters {
 		b = b.Filter(f.Name, f.Extensions...)
 	}
@@ -32,13 +35,16 @@ func nativeOpen(title string, filters []fileFilter) (path string, ok bool) {
 }
 
 // nativeSave shows the system's save dialog; ok is false when it cannot run.
-func nativeSave(title, startFile string, filters []fileFilter) (path string, ok bool) {
+func nativeSave(title, startDir, startFile string, filters []fileFilter) (path string, ok bool) {
 	defer func() {
 		if recover() != nil {
 			path, ok = "", false
 		}
 	}()
 	b := sqdialog.File().Title(title).SetStartFile(startFile)
+	if startDir != "" {
+		b = b.SetStartDir(startDir)
+	}
 	for _, f := range filters {
 		b = b.Filter(f.Name, f.Extensions...)
 	}

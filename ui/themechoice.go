@@ -31,8 +31,16 @@ func (t fixedVariantTheme) Color(name fyne.ThemeColorName, _ fyne.ThemeVariant) 
 	return t.Theme.Color(name, t.variant)
 }
 
-// applyTheme sets the app's theme to the choice id and remembers it.
-func applyTheme(a fyne.App, id string) {
+// chooseTheme sets the app's theme to the user's choice id and remembers it.
+func chooseTheme(a fyne.App, id string) {
+	a.Preferences().SetString(themePref, applyTheme(a, id))
+}
+
+// applyTheme sets the app's theme to the choice id and returns the choice
+// made (an unknown id is the system's). It writes no preferences: at
+// startup, a write raced Fyne's watch of its own file, which read it
+// half-written ("Preferences load error: EOF").
+func applyTheme(a fyne.App, id string) string {
 	switch id {
 	case themeLight:
 		a.Settings().SetTheme(fixedVariantTheme{theme.DefaultTheme(), theme.VariantLight})
@@ -42,7 +50,7 @@ func applyTheme(a fyne.App, id string) {
 		id = themeSystem
 		a.Settings().SetTheme(theme.DefaultTheme())
 	}
-	a.Preferences().SetString(themePref, id)
+	return id
 }
 
 // savedTheme is the theme choice from the preferences.
@@ -57,7 +65,7 @@ func (mw *MainWindow) themeMenu() *fyne.MenuItem {
 	for _, c := range themeChoices {
 		c := c
 		it := fyne.NewMenuItem(c.label, func() {
-			applyTheme(mw.app, c.id)
+			chooseTheme(mw.app, c.id)
 			mw.win.SetMainMenu(mw.mainMenu()) // move the check mark
 		})
 		it.Checked = c.id == current

@@ -34,6 +34,20 @@ func newDoc(post Poster, d *formats.Document, src Source) *Doc {
 	return doc
 }
 
+// ShowOpening shows the tensor a file opens on, when none is shown: a
+// file is opened to look at it, so one of many tensors opens on its first
+// weight (TensorList.OpeningRow). The viewer calls it on opening a tab;
+// headless renders choose their tensor themselves.
+func (d *Doc) ShowOpening() {
+	if d.Inspector.Index() >= 0 {
+		return
+	}
+	if row := d.Tensors.OpeningRow(); row >= 0 {
+		i := d.Tensors.Index(row)
+		d.Inspector.Show(i, d.Doc.Tensors[i])
+	}
+}
+
 // replace installs a (re)loaded document, keeping the user's filter, sort
 // and inspected tensor (with its plane, sliders and zoom) where they still
 // make sense. The old document is closed: work still reading it holds it,

@@ -81,5 +81,5 @@ func subgraphSummary(g *formats.Graph) string {
 			ops++
 		}
 	}
-	return fmt.Sprintf("%d nodes, %d inputs, %d outputs", ops, len(g.Inputs), len(g.Outputs))
+	return CountNoun(ops, "node") + ", " + CountNoun(len(g.Inputs), "input") + ", " + CountNoun(len(g.Outputs), "output")
 }

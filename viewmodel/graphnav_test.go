@@ -78,3 +78,11 @@ func TestGraphNavEntersALoopBodyAndComesBack(t *testing.T) {
 		t.Error("entered a subgraph the node does not have")
 	}
 }
+
+// TestSubgraphSummaryPluralises: "1 node, 1 input, 1 output", not "1 nodes".
+func TestSubgraphSummaryPluralises(t *testing.T) {
+	g := &formats.Graph{Nodes: []formats.Node{{Kind: formats.KindInput}, {Kind: formats.KindOp}}, Inputs: []int{0}, Outputs: []int{1}}
+	if got := subgraphSummary(g); got != "1 node, 1 input, 1 output" {
+		t.Errorf("summary %q", got)
+	}
+}

@@ -250,7 +250,15 @@ func TestSingleTensorFileOpensShown(t *testing.T) {
 	if d.Inspector.Index() != 0 || d.Inspector.Heatmap() == nil {
 		t.Errorf("a file of one tensor opens with tensor %d shown (heatmap %v)", d.Inspector.Index(), d.Inspector.Heatmap() != nil)
 	}
-	if d2 := openWait(t, q, w, two); d2.Inspector.Index() != -1 {
+	d2 := openWait(t, q, w, two)
+	if d2.Inspector.Index() != -1 {
 		t.Errorf("a file of two tensors opens with tensor %d chosen for the user", d2.Inspector.Index())
+	}
+	// The viewer's tab then shows its first weight (OpeningRow); TSR's
+	// tensors are data, so the first of them.
+	d2.ShowOpening()
+	drain(t, q, d2.Inspector)
+	if d2.Inspector.Index() != 0 || d2.Inspector.Heatmap() == nil {
+		t.Errorf("ShowOpening shows tensor %d (heatmap %v), want 0", d2.Inspector.Index(), d2.Inspector.Heatmap() != nil)
 	}
 }

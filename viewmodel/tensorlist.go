@@ -165,6 +165,17 @@ func (l *TensorList) LongestNames(n int) []string {
 	return names[:min(n, len(names))]
 }
 
+// LongestCells returns the n longest texts (by bytes) column col takes
+// over every entry: the candidates for its widest cell.
+func (l *TensorList) LongestCells(col TensorColumn, n int) []string {
+	cells := make([]string, len(l.entries))
+	for i := range l.entries {
+		cells[i] = l.flatCell(i, col)
+	}
+	slices.SortStableFunc(cells, func(a, b string) int { return len(b) - len(a) })
+	return slices.Compact(cells[:min(n, len(cells))])
+}
+
 // Filter is the current filter text.
 func (l *TensorList) Filter() string { return l.filter }
 

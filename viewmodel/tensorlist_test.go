@@ -1,6 +1,7 @@
 package viewmodel
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"slices"
@@ -111,5 +112,60 @@ func TestDistinctCellsAreWhatAColumnMustFit(t *testing.T) {
 	}
 	if got := l.DistinctCells(ColRole, 1); len(got) != 1 {
 		t.Errorf("limit 1 gave %q", got)
+	}
+}
+
+// TestOpeningRowIsTheFirstLargestWeight: a list opens on its largest
+// weight of two or more dimensions (the first of equals), falls back to the
+// first tensor with data, and follows the filter and sort.
+func TestOpeningRowIsTheFirstLargestWeight(t *testing.T) {
+	withData := func(es []*formats.TensorEntry) []*formats.TensorEntry {
+		for _, e := range es {
+			if e.Offset >= 0 {
+				e.SetLoader(func(context.Context) (*tensor.Tensor, error) { return nil, nil })
+			}
+		}
+		return es
+	}
+	entries := withData(append(listFixture(),
+		&formats.TensorEntry{Name: "huge.bias", DType: tensor.Float32, Shape: []int{1 << 20}, Role: formats.RoleWeight, Offset: 400},
+		&formats.TensorEntry{Name: "twin.weight", DType: tensor.Float32, Shape: []int{784, 128}, Role: formats.RoleWeight, Offset: 500}))
+	l := NewTensorList(entries)
+	if got := l.Entry(l.OpeningRow()).Name; got != "layer2.weight" {
+		t.Errorf("opens on %q, want the first of the largest 2-D weights, layer2.weight", got)
+	}
+	l.SortBy(ColName)
+	l.SortBy(ColName) // descending: twin.weight comes first
+	if got := l.Entry(l.OpeningRow()).Name; got != "twin.weight" {
+		t.Errorf("sorted by name descending, opens on %q, want twin.weight", got)
+	}
+	l.SetFilter("bias")
+	if got := l.Entry(l.OpeningRow()).Name; got != "layer2.bias" && got != "huge.bias" {
+		t.Errorf("with no 2-D weight shown, opens on %q, want the first tensor with data", got)
+	}
+	l.SortBy(ColName) // back to file order
+	if got := l.Entry(l.OpeningRow()).Name; got != "layer2.bias" {
+		t.Errorf("with no 2-D weight shown, opens on %q, want the first tensor with data, layer2.bias", got)
+	}
+	l.SetFilter("input") // no data in the file
+	if got := l.OpeningRow(); got != -1 {
+		t.Errorf("a list with no data opens on row %d, want -1", got)
+	}
+	data := withData([]*formats.TensorEntry{
+		{Name: "labels", DType: tensor.Int32, Shape: []int{100}, Role: formats.RoleData},
+		{Name: "images", DType: tensor.Uint8, Shape: []int{100, 28, 28}, Role: formats.RoleData},
+	})
+	if got := NewTensorList(data).OpeningRow(); got != 0 {
+		t.Errorf("a file without weights opens on row %d, want the first, 0", got)
+	}
+}
+
+func TestLongestCellsAreWhatAColumnMustFit(t *testing.T) {
+	l := NewTensorList(listFixture())
+	if got := l.LongestCells(ColShape, 2); !reflect.DeepEqual(got, []string{"[1, 28, 28]", "[128, 784]"}) {
+		t.Errorf("longest shapes %q", got)
+	}
+	if got := l.LongestCells(ColName, 1); !reflect.DeepEqual(got, []string{"layer10.weight"}) {
+		t.Errorf("longest name %q", got)
 	}
 }

@@ -177,14 +177,8 @@ func CountNoun(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return FormatCount(int64(n)) + " " + noun + "s"
-}
-
-// Plural spells a count with its noun, adding "s" unless the count is one:
-// "1 pair", "3 pairs", "0 nodes".
-func Plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
+	if strings.HasSuffix(noun, "x") || strings.HasSuffix(noun, "s") || strings.HasSuffix(noun, "ch") {
+		return FormatCount(int64(n)) + " " + noun + "es" // boxes
 	}
-	return strconv.Itoa(n) + " " + noun + "s"
+	return FormatCount(int64(n)) + " " + noun + "s"
 }

@@ -134,7 +134,8 @@ func (h *header) fields(prefix string) []formats.HeaderField {
 		{Name: prefix + "header", Offset: 8, Size: int(h.size), Value: "JSON", Meaning: text},
 	}
 	if h.metaSpan > 0 {
-		out = append(out, formats.HeaderField{Name: prefix + "__metadata__", Offset: h.metaAt, Size: int(h.metaSpan), Value: "JSON object"})
+		out = append(out, formats.HeaderField{Name: prefix + "__metadata__", Offset: h.metaAt, Size: int(h.metaSpan),
+			Value: h.metadataSummary(), Meaning: "the Metadata pane lists it"})
 	}
 	for _, e := range h.tensors {
 		shape := strings.ReplaceAll(fmt.Sprint(e.shape), " ", ",")
@@ -143,6 +144,22 @@ func (h *header) fields(prefix string) []formats.HeaderField {
 			Meaning: fmt.Sprintf("data at bytes %d–%d", h.bufferStart()+e.start, h.bufferStart()+e.end)})
 	}
 	return out
+}
+
+// metadataSummary says what __metadata__ holds: "null" or "{}" (no
+// metadata: the key is there, empty), or how many entries.
+func (h *header) metadataSummary() string {
+	switch {
+	case h.metadata == nil:
+		return "null (no metadata)"
+	case h.metadata.IsLeaf():
+		return fmt.Sprint(h.metadata.Value)
+	case len(h.metadata.Children) == 0:
+		return "{} (no metadata)"
+	case len(h.metadata.Children) == 1:
+		return "1 entry"
+	}
+	return fmt.Sprintf("%d entries", len(h.metadata.Children))
 }
 
 // tree is the header's tensor entries as a metadata tree, as the JSON has them.

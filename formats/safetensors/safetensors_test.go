@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -320,5 +321,37 @@ func TestWriterPacksSubByteTensors(t *testing.T) {
 	odd, _ := tensor.FromBytes(make([]byte, 18), tensor.Float4E2M1FN, []int{5, 7})
 	if err := safetensors.Write(context.Background(), &buf, []safetensors.Named{{Name: "odd", Tensor: odd}}, nil); err == nil {
 		t.Error("35 float4 elements written, though they end inside a byte")
+	}
+}
+
+// TestMetadataFieldSaysWhatItHolds: the Header pane's __metadata__ field
+// says "null" or "{}" when the file holds no metadata, and counts entries.
+func TestMetadataFieldSaysWhatItHolds(t *testing.T) {
+	cases := map[string]string{
+		`null`:                    "null (no metadata)",
+		`{}`:                      "{} (no metadata)",
+		`{"format":"pt"}`:         "1 entry",
+		`{"format":"pt","a":"b"}`: "2 entries",
+	}
+	for meta, want := range cases {
+		path := filepath.Join(t.TempDir(), "m.safetensors")
+		header := `{"__metadata__":` + meta + `,"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}`
+		if err := os.WriteFile(path, file(header, make([]byte, 4)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		doc, err := formats.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		for _, f := range doc.Header {
+			if f.Name == "__metadata__" {
+				got = fmt.Sprint(f.Value)
+			}
+		}
+		doc.Close()
+		if got != want {
+			t.Errorf("__metadata__ %s: the field reads %q, want %q", meta, got, want)
+		}
 	}
 }

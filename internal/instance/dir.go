@@ -30,7 +30,11 @@ func (e *Endpoint) SocketPath() (string, error) {
 	} else if err := ensurePrivateDir(dir); err != nil {
 		return "", err
 	}
-	sock := filepath.Join(dir, e.AppID+".sock")
+	name := e.AppID
+	if e.Display != "" {
+		name += "@" + fileNamePart(e.Display)
+	}
+	sock := filepath.Join(dir, name+".sock")
 	if len(sock) > maxSocketPath {
 		return "", fmt.Errorf("instance: socket path %s is longer than the %d bytes a Unix socket address holds", sock, maxSocketPath)
 	}

@@ -1,10 +1,13 @@
-// Package instance keeps one running Tensorscope per user: a second launch
-// with files hands them to the running instance, which opens them as new
-// tabs, and exits.
+// Package instance keeps one running Tensorscope per user and display: a
+// second launch with files hands them to the running instance on the same
+// display, which opens them as new tabs, and exits. A launch on another
+// display ($WAYLAND_DISPLAY, else $DISPLAY: see DisplayKey) starts an
+// instance of its own there.
 //
 // The running instance (the primary) holds an exclusive flock on
-// <dir>/<app id>.lock for its whole life and listens on the Unix-domain
-// socket <dir>/<app id>.sock, where dir is $XDG_RUNTIME_DIR or, when that is
+// <dir>/<name>.sock.lock for its whole life and listens on the Unix-domain
+// socket <dir>/<name>.sock, where name is <app id>@<display> (or the app id
+// alone with no display) and dir is $XDG_RUNTIME_DIR or, when that is
 // unset or unsafe, a 0700 directory <tmp>/<app id>-<uid>. The lock, not the
 // socket, decides who is primary: the kernel drops it when a process dies,
 // so a socket left behind by a crash is recognised as stale (the lock is

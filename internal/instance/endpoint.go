@@ -36,6 +36,9 @@ const (
 type Endpoint struct {
 	// AppID names the socket and lock files, e.g. "io.github.tensorscope".
 	AppID string
+	// Display, when set, is part of their names too (see DisplayKey): one
+	// instance runs per display.
+	Display string
 	// Dir overrides the directory holding them (tests use a temporary one);
 	// empty means the user's runtime directory.
 	Dir string
@@ -53,7 +56,7 @@ type Endpoint struct {
 // to hand over, or a failure; either way the caller opens a window of its
 // own.
 func Start(appID string, paths []string, onOpen func(paths []string)) (primary io.Closer, delivered bool, err error) {
-	e := &Endpoint{AppID: appID}
+	e := &Endpoint{AppID: appID, Display: DisplayKey()}
 	return e.Start(paths, onOpen)
 }
 

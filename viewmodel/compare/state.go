@@ -244,6 +244,12 @@ func (c *Comparison) Err() error { return c.err }
 // Tolerance is the isclose tolerance of the over-tolerance counts.
 func (c *Comparison) Tolerance() Tolerance { return c.tol }
 
+// Sources are the two files compared, A then B.
+func (c *Comparison) Sources() (a, b viewmodel.Source) { return c.srcA, c.srcB }
+
+// Documents returns the two documents (nil until Ready).
+func (c *Comparison) Documents() (a, b *formats.Document) { return c.docA, c.docB }
+
 // Matching is how the tensors were paired.
 func (c *Comparison) Matching() Matching { return c.matching }
 
@@ -269,12 +275,12 @@ func (c *Comparison) Summary() string {
 		}
 	}
 	s := fmt.Sprintf("%s: %d within rtol=%g atol=%g, %d differ; %d only in A, %d only in B",
-		viewmodel.Plural(len(c.figures), "pair"), within, c.tol.RTol, c.tol.ATol, len(c.figures)-within, len(c.matching.OnlyA), len(c.matching.OnlyB))
+		viewmodel.CountNoun(len(c.figures), "pair"), within, c.tol.RTol, c.tol.ATol, len(c.figures)-within, len(c.matching.OnlyA), len(c.matching.OnlyB))
 	if g := c.graph; g != nil {
 		if g.Same() {
 			s += "; graphs: same nodes, ops and attributes"
 		} else {
-			s += fmt.Sprintf("; graphs: %s added, %d removed, %d changed", viewmodel.Plural(len(g.Added), "node"), len(g.Removed), len(g.Changed))
+			s += fmt.Sprintf("; graphs: %s added, %d removed, %d changed", viewmodel.CountNoun(len(g.Added), "node"), len(g.Removed), len(g.Changed))
 		}
 	}
 	return s
