@@ -25,9 +25,9 @@ type MainWindow struct {
 	opts Options
 	ws   *viewmodel.Workspace
 
-	tabs      *container.DocTabs
-	docTabs   []*docTab
-	compares  []*compareTab // comparison tabs (compare_menu.go)
+	tabs     *container.DocTabs
+	docTabs  []*docTab
+	compares []*compareTab // comparison tabs (compare_menu.go)
 	// follower follows a folder of checkpoints in followTab (follow.go).
 	follower  *viewmodel.Follower
 	followTab *docTab
