@@ -133,15 +133,11 @@ func addShard(doc *formats.Document, docPath, name string, no, count int64) (int
 // readShardHeader reads a shard's header without mapping the file: it reads
 // a prefix and doubles it until the header fits.
 func readShardHeader(path string) (*header, int64, error) {
-	f, err := os.Open(path)
+	f, st, err := formats.OpenRegular(path)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, 0, err
-	}
 	size := st.Size()
 	for n := int64(64 << 10); ; n *= 2 {
 		n = min(n, size)

@@ -66,6 +66,9 @@ func (b *builder) externalEntry(e *formats.TensorEntry, tp *tensorProto, n int) 
 				e.Name, location, describeMissing(err))
 		}
 		e.Note = "external data file " + location + " is missing"
+		if !formats.IsNotExist(err) {
+			e.Note = "external data file " + location + " cannot be read"
+		}
 		return
 	}
 	dt, shape := e.DType, e.Shape
@@ -88,10 +91,7 @@ func (b *builder) shardFor(path string) (shard *formats.Shard, first bool, err e
 		return s, false, b.shardErr[path]
 	}
 	var s *formats.Shard
-	st, err := os.Stat(path)
-	if err == nil && !st.Mode().IsRegular() {
-		err = fmt.Errorf("%s is not a regular file", path)
-	}
+	err = formats.CheckRegular(path)
 	if err == nil {
 		s = b.doc.AddShard(path)
 	}

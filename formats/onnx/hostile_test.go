@@ -8,10 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"tensorscope/formats"
 	"tensorscope/formats/onnx"
 	"tensorscope/formats/onnx/onnxtest"
+	"tensorscope/internal/fifo"
 )
 
 func decodeBytes(t *testing.T, data []byte) (*formats.Document, error) {
@@ -200,5 +202,30 @@ func TestNodeWithAMillionInputs(t *testing.T) {
 	}
 	if n := len(doc.Graph.Nodes[0].Inputs); n != len(inputs) {
 		t.Errorf("%d inputs decoded, want %d", n, len(inputs))
+	}
+}
+
+// External data in a FIFO is refused with a warning, without waiting for
+// a writer.
+func TestExternalDataInAFIFOIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	fifo.Make(t, filepath.Join(dir, "weights.bin"))
+	m := onnxtest.Model{IRVersion: 8, Graph: onnxtest.Graph{Initializers: []onnxtest.Tensor{
+		{Name: "w", DataType: 1, Dims: []int64{4}, External: [][2]string{{"location", "weights.bin"}}},
+	}}}
+	path := filepath.Join(dir, "model.onnx")
+	if err := os.WriteFile(path, m.Marshal(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var doc *formats.Document
+	var err error
+	fifo.Within(t, 5*time.Second, "opening a model whose external data is a FIFO", func() { doc, err = formats.Open(path) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	w := doc.Tensor("w")
+	if w.HasData() || !strings.Contains(w.Note, "cannot be read") || !hasWarning(doc, "named pipe (FIFO), not a regular file") {
+		t.Errorf("w: %+v, warnings %v", w, doc.Warnings)
 	}
 }

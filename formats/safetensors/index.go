@@ -223,15 +223,11 @@ func (s *shardInfo) record(doc *formats.Document, at int64) {
 // readShardHeader reads a shard's header with two reads, without mapping
 // the shard: opening a checkpoint of a hundred shards maps none of them.
 func readShardHeader(path string) (*header, int64, error) {
-	f, err := os.Open(path)
+	f, st, err := formats.OpenRegular(path)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, 0, err
-	}
 	var prefix [8]byte
 	if _, err := io.ReadFull(f, prefix[:]); err != nil && st.Size() >= 8 {
 		return nil, 0, err
