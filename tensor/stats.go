@@ -78,6 +78,7 @@ func computeStats(ctx context.Context, t *Tensor, meter *progressMeter) (Stats, 
 			w.cur = &parts[c]
 			lo, hi := plan.bounds(c)
 			t.prefault(&l, lo, hi)
+			defer t.release(&l, lo, hi)
 			return steps(ctx, lo, hi, meter, w.reader.read)
 		}
 	})

@@ -20,7 +20,9 @@ import (
 const maxDeflateRatio = 1032
 
 // inMemoryLimit is the largest member inflated into memory; larger ones go
-// to an unlinked temporary file that is mapped like the zip itself.
+// to an unlinked temporary file that is mapped like the zip itself, and
+// whose pages every pass releases once read, so that such a member never
+// takes more than a few megabytes per core of resident memory.
 var inMemoryLimit int64 = 512 << 20
 
 // inflateChunk is how much is inflated between checks of the context.
@@ -217,7 +219,12 @@ func (m *inflater) inflateToFile(ctx context.Context) (*tensor.Storage, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m.doc.AddShard(name).Storage()
+	st, err := m.doc.AddShard(name).Storage()
+	if err != nil {
+		return nil, err
+	}
+	st.DropBehind() // passes over it release what they read: see tensor.Storage.DropBehind
+	return st, nil
 }
 
 // copyAll inflates exactly the declared size into w, reporting progress and
