@@ -10,14 +10,14 @@ import (
 // slice, or a buffer produced by decompression. Many tensors may share one
 // Storage; none of them ever writes to it.
 type Storage struct {
-	data    []byte
-	mapped  bool // data is a memory-mapped file (see prefault)
+	data   []byte
+	mapped bool // data is a memory-mapped file (see prefault)
 	// dropBehind: passes over the data release the pages they have read
 	// (see Release).
 	dropBehind bool
-	release func() error
-	once    sync.Once
-	relErr  error
+	release    func() error
+	once       sync.Once
+	relErr     error
 }
 
 // NewStorage wraps bytes already in memory. The caller must not modify b
