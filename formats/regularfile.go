@@ -12,11 +12,18 @@ import (
 // for a writer, which may never come, and a device or a directory holds no
 // tensor file. os.Stat never blocks on either and follows symbolic links.
 func CheckRegular(path string) error {
+	_, err := StatRegular(path)
+	return err
+}
+
+// StatRegular is CheckRegular that also returns what the stat found (the
+// size, say).
+func StatRegular(path string) (fs.FileInfo, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return regular(path, st)
+	return st, regular(path, st)
 }
 
 // OpenRegular opens path for reading once CheckRegular has passed, and
