@@ -25,6 +25,12 @@ const maxDeflateRatio = 1032
 // takes more than a few megabytes per core of resident memory.
 var inMemoryLimit int64 = 512 << 20
 
+// smallMember is the size below which a member inflates into the Go heap
+// rather than a mapping of its own: a mapping takes at least a page and
+// one of the process's 65,530 mappings, which an archive of 100,000 small
+// arrays exhausted (and took 1.1 GB of pages for 16 MB of arrays).
+const smallMember = 256 << 10
+
 // inflateChunk is how much is inflated between checks of the context.
 const inflateChunk = 1 << 20
 
@@ -152,6 +158,13 @@ func (m *inflater) inflate(ctx context.Context) (*tensor.Storage, error) {
 }
 
 func (m *inflater) inflateToMemory(ctx context.Context) (*tensor.Storage, error) {
+	if m.size < smallMember {
+		buf := make([]byte, m.size)
+		if err := m.copyAll(ctx, &sliceWriter{buf: buf}); err != nil {
+			return nil, err
+		}
+		return tensor.NewStorage(buf), nil
+	}
 	st, buf, err := tensor.NewAnonymous(int(m.size))
 	if err != nil {
 		return nil, err
