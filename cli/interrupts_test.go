@@ -154,6 +154,9 @@ func writeZerosNPZ(t *testing.T, path string, n int) {
 // table, never shown by the render, took every one of its columns as
 // visible and made a separator for each (24 GB for 134M values).
 func TestRenderLongVectorMemory(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory swamps the measure")
+	}
 	in := sparseTSR(t, 1, 4<<20)
 	dir := t.TempDir()
 	cmd := exec.Command(os.Args[0], "render", in, "--view", "heatmap", "--out", filepath.Join(dir, "out.png"))
