@@ -153,7 +153,7 @@ func writeZerosNPZ(t *testing.T, path string, n int) {
 }
 
 // A view's memory is bounded by what it draws: rendering the heatmap of a
-// vector of 4M values (16 MB) stays under 200 MB. Before, the Values
+// vector of 4M values (16 MB) stays under 500 MB (120–290 MB here, depending on the load; a separator per column is gigabytes). Before, the Values
 // table, never shown by the render, took every one of its columns as
 // visible and made a separator for each (24 GB for 134M values).
 func TestRenderLongVectorMemory(t *testing.T) {
@@ -169,7 +169,7 @@ func TestRenderLongVectorMemory(t *testing.T) {
 	}
 	peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
 	t.Logf("peak resident memory %d MB", peak>>20)
-	if peak > 200<<20 {
-		t.Errorf("rendering a vector of 4M values took %d MB, want at most 200 MB", peak>>20)
+	if peak > 500<<20 {
+		t.Errorf("rendering a vector of 4M values took %d MB, want at most 500 MB", peak>>20)
 	}
 }
