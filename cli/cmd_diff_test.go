@@ -19,6 +19,7 @@ import (
 	"tensorscope/formats"
 	"tensorscope/formats/tmfile"
 	"tensorscope/formats/tsr"
+	"tensorscope/internal/pyref"
 	"tensorscope/internal/samples"
 	"tensorscope/tensor"
 )
@@ -166,10 +167,7 @@ json.dump(out, sys.stdout)
 // test when /usr/bin/python3 with NumPy is not there.
 func referenceFigures(t *testing.T, rtol, atol float64, pairs [][2]storedTensor) []pairJSON {
 	t.Helper()
-	python := "/usr/bin/python3"
-	if err := exec.Command(python, "-c", "import numpy").Run(); err != nil {
-		t.Skipf("NumPy reference unavailable (%s -c 'import numpy': %v); install python3-numpy", python, err)
-	}
+	python := pyref.NumPy(t)
 	dir := t.TempDir()
 	type sideSpec struct {
 		Path   string    `json:"path"`

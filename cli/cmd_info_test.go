@@ -225,7 +225,7 @@ func TestInfoBadFile(t *testing.T) {
 		{unknown, "tensorscope: " + unknown + ": unknown format: not one of "},
 		{empty, "tensorscope: " + empty + ": the file is empty\n"},
 		{filepath.Join(dir, "missing.tsr"), "tensorscope: " + filepath.Join(dir, "missing.tsr") + ": no such file or directory\n"},
-		{dir, "tensorscope: " + dir + ": not a regular file\n"},
+		{dir, "tensorscope: " + dir + ": a folder, not a regular file; only regular files (or symbolic links to them) are read\n"},
 	} {
 		for _, flagArgs := range [][]string{nil, {"--json"}} {
 			out, errOut, code := runCmd(append(append([]string{"info"}, flagArgs...), c.path)...)

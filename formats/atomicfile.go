@@ -10,6 +10,8 @@ import (
 // WriteFileAtomic writes path through a temporary file in the same directory
 // that is renamed into place only after write succeeded and the data reached
 // the disk, so an interrupted export never leaves a broken file at path.
+// The temporary file is removed whenever path is not written: write failed
+// or panicked, or the data could not reach the disk.
 func WriteFileAtomic(path string, write func(w io.Writer) error) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -19,8 +21,9 @@ func WriteFileAtomic(path string, write func(w io.Writer) error) (err error) {
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err != nil {
+	renamed := false
+	defer func() { // also while a panic in write unwinds
+		if !renamed {
 			tmp.Close()
 			os.Remove(tmp.Name())
 		}
@@ -37,5 +40,9 @@ func WriteFileAtomic(path string, write func(w io.Writer) error) (err error) {
 	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	renamed = true
+	return nil
 }

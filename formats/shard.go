@@ -46,7 +46,9 @@ func (s *Shard) Storage() (*tensor.Storage, error) {
 		return nil, fmt.Errorf("%s: document closed", s.Path)
 	}
 	if s.storage == nil && s.err == nil {
-		s.storage, s.err = tensor.MapFile(s.Path)
+		if s.err = CheckRegular(s.Path); s.err == nil {
+			s.storage, s.err = tensor.MapFile(s.Path)
+		}
 	}
 	return s.storage, s.err
 }

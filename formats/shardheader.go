@@ -1,9 +1,7 @@
 package formats
 
 import (
-	"fmt"
 	"io"
-	"os"
 )
 
 // ReadHeader reads the header of the file at path without mapping it, for
@@ -41,38 +39,4 @@ func ReadHeader(path string, first int64, parse func(prefix []byte, size int64) 
 		}
 		n = need
 	}
-}
-
-// OpenRegular opens path for reading after checking, without opening it,
-// that it is a regular file (or a link to one). Opening a FIFO blocks until
-// a writer comes, and a device or socket is no model file: each is refused
-// with a message that says what it is.
-func OpenRegular(path string) (*os.File, os.FileInfo, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("%s is %s, not a regular file", path, describeMode(st.Mode()))
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	return f, st, nil
-}
-
-// describeMode names a file type that is not a regular file.
-func describeMode(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a folder"
-	case m&os.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	}
-	return "a special file"
 }

@@ -12,6 +12,11 @@ import (
 // are short, so that writers see few large writes instead of one per element.
 const gatherSize = 64 << 10
 
+// releaseStep is the largest chunk TensorChunks passes from the storage
+// at once: large enough that writes stay efficient, small enough that the
+// pages of a storage that drops behind are released soon after.
+const releaseStep = 8 << 20
+
 // TensorChunks calls fn with t's elements in row-major order, as stored
 // (little-endian), in chunks that together hold exactly t.Len() elements.
 // Contiguous runs of the storage are passed without copying; short runs of a
@@ -43,7 +48,8 @@ func tensorChunks(t *tensor.Tensor, fn func(chunk []byte) error) error {
 			return nil
 		}
 	}
-	data := t.Storage().Bytes()
+	st := t.Storage()
+	data := st.Bytes()
 	off := int64(t.Offset())
 	lo, hi := off, off
 	for i, d := range shape {
@@ -80,8 +86,15 @@ func tensorChunks(t *tensor.Tensor, fn func(chunk []byte) error) error {
 		}
 		chunk := data[pos : pos+runBytes]
 		if buf == nil {
-			if err := fn(chunk); err != nil {
-				return err
+			// In pieces, each released once written: a storage that
+			// drops behind (tensor.Storage.DropBehind) then stays out
+			// of memory however long the run.
+			for at := int64(0); at < runBytes; at += releaseStep {
+				piece := chunk[at:min(at+releaseStep, runBytes)]
+				if err := fn(piece); err != nil {
+					return err
+				}
+				st.Release(int(pos+at), len(piece))
 			}
 		} else {
 			if int64(len(buf))+runBytes > int64(cap(buf)) {

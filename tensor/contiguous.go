@@ -36,6 +36,7 @@ func (t *Tensor) ContiguousBytes(ctx context.Context) ([]byte, error) {
 		return func(c int) error {
 			lo, hi := plan.bounds(c)
 			t.prefault(&l, lo, hi)
+			defer t.release(&l, lo, hi)
 			return steps(ctx, lo, hi, nil, func(lo, hi int64) {
 				dst := out[lo*size : hi*size]
 				l.runs(lo, hi, func(off, n int) {

@@ -124,6 +124,7 @@ func mapQuantised(ctx context.Context, t *Tensor, op string, scales []float64, z
 		return func(c int) error {
 			lo, hi := plan.bounds(c)
 			t.prefault(&l, lo, hi)
+			defer t.release(&l, lo, hi)
 			return steps(ctx, lo, hi, nil, func(lo, hi int64) {
 				pos, ip, ch = lo, lo%inner, int((lo/inner)%int64(channels))
 				reader.read(lo, hi)

@@ -176,6 +176,9 @@ func downsample(ctx context.Context, p *Tensor, row0, col0, rows, cols, maxRows,
 							gatherRow(p, rowOff, col0+x, colRun, size, csb, row, dec.dec32)
 						}
 						reduceRow(row, x-a, cells, g.ColStep, r, absMaxSeg32)
+						if csb == size && !compositeCols { // the row's bytes, read
+							p.storage.Release(off, size*n)
+						}
 					} else {
 						var row []float64
 						if dec.inPlace64 != nil && csb == 8 && !compositeCols {
@@ -186,6 +189,9 @@ func downsample(ctx context.Context, p *Tensor, row0, col0, rows, cols, maxRows,
 							gatherRow(p, rowOff, col0+x, colRun, size, csb, row, dec.dec64)
 						}
 						reduceRow(row, x-a, cells, g.ColStep, r, absMaxSeg64)
+						if csb == size && !compositeCols { // the row's bytes, read
+							p.storage.Release(off, size*n)
+						}
 					}
 					meter.add(int64(n))
 				}

@@ -215,6 +215,7 @@ func computeHistogram(ctx context.Context, t *Tensor, bins int, lo, hi float64, 
 		return func(c int) error {
 			lo, hi := plan.bounds(c)
 			t.prefault(&l, lo, hi)
+			defer t.release(&l, lo, hi)
 			return steps(ctx, lo, hi, meter, reader.read)
 		}
 	})

@@ -24,11 +24,31 @@ func (t *Tensor) prefault(l *layout, lo, hi int64) {
 	if !prefaultOn || !t.storage.mapped || lo >= hi {
 		return
 	}
+	if start, end, ok := t.span(l, lo, hi); ok {
+		populate(t.storage.data, start, end)
+	}
+}
+
+// release drops from memory the pages elements [lo, hi) of layout l
+// occupy, once read, when t's storage drops behind (Storage.DropBehind).
+func (t *Tensor) release(l *layout, lo, hi int64) {
+	if !t.storage.dropBehind || lo >= hi {
+		return
+	}
+	if start, end, ok := t.span(l, lo, hi); ok {
+		release(t.storage.data, start, end)
+	}
+}
+
+// span is the byte range of the storage that elements [lo, hi) of l
+// occupy; ok is false when it covers much more than their own bytes (a
+// strided walk down a column), where mapping it in or dropping it would
+// cost more than it saves.
+func (t *Tensor) span(l *layout, lo, hi int64) (start, end int, ok bool) {
 	first, last := l.addrOf(lo), l.addrOf(hi-1)
 	if first > last {
 		first, last = last, first
 	}
-	var start, end int
 	if t.dtype.Packed() {
 		ue, ub := t.dtype.UnitElems(), t.dtype.UnitBytes()
 		start = t.offset + first/ue*ub
@@ -39,9 +59,9 @@ func (t *Tensor) prefault(l *layout, lo, hi int64) {
 	end = min(end, len(t.storage.data))
 	bytesRead := (hi - lo) * int64(max(1, t.dtype.ElementBits()/8))
 	if start < 0 || start >= end || int64(end-start) > prefaultSlack*bytesRead+64<<10 {
-		return
+		return 0, 0, false
 	}
-	populate(t.storage.data, start, end)
+	return start, end, true
 }
 
 // addrOf returns the address of the element with iteration index i.

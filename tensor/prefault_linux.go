@@ -20,3 +20,15 @@ func populate(data []byte, start, end int) {
 		_ = syscall.Madvise(data[start:end], syscall.MADV_WILLNEED)
 	}
 }
+
+// release drops the pages wholly inside bytes [start, end) of mapped data
+// from the process's page tables (MADV_DONTNEED). On a read-only file
+// mapping that loses nothing: a later read maps the page again from the
+// page cache (or the file).
+func release(data []byte, start, end int) {
+	start = (start + pageSize - 1) &^ (pageSize - 1)
+	end &^= pageSize - 1
+	if start < end {
+		_ = syscall.Madvise(data[start:end], syscall.MADV_DONTNEED)
+	}
+}

@@ -40,12 +40,15 @@ type statsWorker struct {
 func newStatsWorker(l *layout, t *Tensor) *statsWorker {
 	w := &statsWorker{}
 	dec := newValueDecoder(t)
+	// A small tensor needs no full block of scratch: the statistics of an
+	// archive of 100,000 small arrays allocated 3 GB of it.
+	block := int(min(statsBlock, max(l.n, 1)))
 	if dec.kind == kind32 {
-		w.tmp32 = make([]float32, statsBlock)
+		w.tmp32 = make([]float32, block)
 	} else {
-		w.tmp64 = make([]float64, statsBlock)
+		w.tmp64 = make([]float64, block)
 	}
-	w.reader = newBlockReader(l, dec, statsBlock,
+	w.reader = newBlockReader(l, dec, block,
 		func(x []float32) { w.cur.addF32(x, w.tmp32) },
 		func(x []float64) { w.cur.addF64(x, w.tmp64) })
 	return w
@@ -77,6 +80,7 @@ func computeStats(ctx context.Context, t *Tensor, meter *progressMeter) (Stats, 
 			w.cur = &parts[c]
 			lo, hi := plan.bounds(c)
 			t.prefault(&l, lo, hi)
+			defer t.release(&l, lo, hi)
 			return steps(ctx, lo, hi, meter, w.reader.read)
 		}
 	})

@@ -162,6 +162,7 @@ func codeStats(ctx context.Context, t *Tensor, l *layout, width int, meter *prog
 		return func(ch int) error {
 			lo, hi := plan.bounds(ch)
 			t.prefault(l, lo, hi)
+			defer t.release(l, lo, hi)
 			err := steps(ctx, lo, hi, meter, func(lo, hi int64) {
 				l.runs(lo, hi, c.count)
 				if c.pending >= countFoldAt {

@@ -3,6 +3,7 @@ package tensor
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -11,6 +12,7 @@ import (
 // compared folded: the lanes start from different values) is exercised with lengths of one to
 // many steps, extremes anywhere, zeros of both signs.
 func TestSumsSIMDMatchesPortable(t *testing.T) {
+	needSIMD(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{16, 32, 48, 160, 4096} {
 		for trial := range 20 {
@@ -47,33 +49,79 @@ func TestSumsSIMDMatchesPortable(t *testing.T) {
 // exact two-pass reference; NaN and ±Inf anywhere send the block to the
 // classifying loop.
 func TestFastF32VectorAgreesWithReference(t *testing.T) {
+	needSIMD(t)
+	testFastLoop(t, (*statsAcc).fastF32Vector)
+}
+
+// The scalar loop, which CPUs without AVX run, is held to the same
+// reference: on an AVX machine addF32 never reaches it.
+func TestFastF32AgreesWithReference(t *testing.T) {
+	testFastLoop(t, (*statsAcc).fastF32)
+}
+
+// needSIMD skips a test of the SIMD loop where it cannot run: on other
+// architectures sumsSIMD is sumsPortable, and on an amd64 CPU without
+// AVX the loop dies with SIGILL.
+func needSIMD(t *testing.T) {
+	t.Helper()
+	if !simdStats {
+		t.Skipf("no SIMD statistics loop on this CPU (%s without AVX and POPCNT, or another architecture): the scalar loop is tested instead", runtime.GOARCH)
+	}
+}
+
+// testFastLoop holds a fast loop to an exact two-pass reference: blocks of
+// every length, alone and merged after another block, with values far
+// from zero and values about zero (the scalar loop's extremes need
+// bookkeeping there), and NaN and ±Inf anywhere sending the block to the
+// classifying loop.
+func testFastLoop(t *testing.T, fast func(*statsAcc, []float32) bool) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for n := 1; n <= 70; n++ {
-		x := make([]float32, n)
-		for i := range x {
-			x[i] = float32(1000 + rng.NormFloat64())
-			if rng.IntN(8) == 0 {
-				x[i] = 0
+	for _, centre := range []float64{1000, 0, -3e-3} {
+		for n := 1; n <= 70; n++ {
+			x := make([]float32, n)
+			for i := range x {
+				x[i] = float32(centre + rng.NormFloat64())
+				switch rng.IntN(8) {
+				case 0:
+					x[i] = 0
+				case 1:
+					x[i] = float32(centre * 1e-6 * rng.NormFloat64())
+				}
 			}
-		}
-		var a statsAcc
-		if !a.fastF32Vector(x) {
-			t.Fatalf("n=%d: finite block refused", n)
-		}
-		var ref statsAcc
-		slowStats(&ref, x, make([]float32, n))
-		got, want := a.stats(), ref.stats()
-		if got.Zeros != want.Zeros || got.Min != want.Min || got.Max != want.Max ||
-			!nearRel(got.Mean, want.Mean, 1e-14) || !nearRel(got.Std, want.Std, 1e-9) {
-			t.Fatalf("n=%d: got %+v, want %+v", n, got, want)
-		}
-		for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
-			y := append([]float32(nil), x...)
-			y[rng.IntN(n)] = bad
-			var b statsAcc
-			if b.fastF32Vector(y) {
-				t.Fatalf("n=%d: block with %v accepted by the fast loop", n, bad)
+			checkFastLoop(t, fast, nil, x)
+			prev := make([]float32, 1+rng.IntN(40))
+			for i := range prev {
+				prev[i] = float32(centre/2 + 5*rng.NormFloat64())
 			}
+			checkFastLoop(t, fast, prev, x)
+		}
+	}
+}
+
+func checkFastLoop(t *testing.T, fast func(*statsAcc, []float32) bool, prev, x []float32) {
+	t.Helper()
+	n := len(x)
+	var a, ref statsAcc
+	if len(prev) > 0 {
+		slowStats(&a, prev, make([]float32, len(prev)))
+		slowStats(&ref, prev, make([]float32, len(prev)))
+	}
+	before := a
+	if !fast(&a, x) {
+		t.Fatalf("n=%d after %d: finite block refused", n, len(prev))
+	}
+	slowStats(&ref, x, make([]float32, n))
+	got, want := a.stats(), ref.stats()
+	if got.Count != want.Count || got.Zeros != want.Zeros || got.Min != want.Min || got.Max != want.Max ||
+		!nearRel(got.Mean, want.Mean, 1e-12) || !nearRel(got.Std, want.Std, 1e-9) {
+		t.Fatalf("n=%d after %d: got %+v, want %+v", n, len(prev), got, want)
+	}
+	for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
+		y := append([]float32(nil), x...)
+		y[rand.IntN(n)] = bad
+		b := before
+		if fast(&b, y) {
+			t.Fatalf("n=%d: block with %v accepted by the fast loop", n, bad)
 		}
 	}
 }

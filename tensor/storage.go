@@ -10,11 +10,14 @@ import (
 // slice, or a buffer produced by decompression. Many tensors may share one
 // Storage; none of them ever writes to it.
 type Storage struct {
-	data    []byte
-	mapped  bool // data is a memory-mapped file (see prefault)
-	release func() error
-	once    sync.Once
-	relErr  error
+	data   []byte
+	mapped bool // data is a memory-mapped file (see prefault)
+	// dropBehind: passes over the data release the pages they have read
+	// (see Release).
+	dropBehind bool
+	release    func() error
+	once       sync.Once
+	relErr     error
 }
 
 // NewStorage wraps bytes already in memory. The caller must not modify b
@@ -81,6 +84,31 @@ func (s *Storage) Populate(off, n int) {
 		return
 	}
 	populate(s.data, off, off+n)
+}
+
+// DropBehind makes every pass over a mapped file's bytes (statistics,
+// histograms, heatmaps, writing them out) release the pages it has read:
+// the process's resident memory then stays near a few chunks per core,
+// whatever the file's size, at the cost of mapping pages again (from the
+// page cache) on the next pass. The npz reader asks it for members
+// inflated into a temporary file, which may be many times larger than the
+// file the user opened. It does nothing to other storages.
+func (s *Storage) DropBehind() {
+	if s.mapped {
+		s.dropBehind = true
+	}
+}
+
+// Release drops the pages wholly inside bytes [off, off+n) from the
+// process's resident memory, when the storage is a mapped file marked
+// DropBehind; they stay in the page cache, and reading them again maps
+// them back. Other storages, and ranges outside the storage, are left
+// alone.
+func (s *Storage) Release(off, n int) {
+	if !s.dropBehind || n <= 0 || off < 0 || off > len(s.data)-n {
+		return
+	}
+	release(s.data, off, off+n)
 }
 
 // Bytes returns the whole storage. The slice must be treated as read-only:

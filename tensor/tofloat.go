@@ -42,6 +42,7 @@ func (t *Tensor) ToFloat32(ctx context.Context) (*Tensor, error) {
 		return func(c int) error {
 			lo, hi := plan.bounds(c)
 			t.prefault(&l, lo, hi)
+			defer t.release(&l, lo, hi)
 			return steps(ctx, lo, hi, nil, func(lo, hi int64) {
 				dst = out[4*lo : 4*hi]
 				reader.read(lo, hi)

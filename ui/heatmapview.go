@@ -33,6 +33,9 @@ type heatmapSource interface {
 	SetView(viewmodel.Window)
 	ResetView()
 	CellInfo(row, col int) string
+	// Empty reports a tensor without values, drawn as
+	// viewmodel.EmptyText.
+	Empty() bool
 }
 
 // heatmapView draws the inspector's heatmap image with element-index axis
@@ -53,7 +56,9 @@ func newHeatmapView(in heatmapSource, onHover func(string)) *heatmapView {
 }
 
 func (h *heatmapView) CreateRenderer() fyne.WidgetRenderer {
-	r := &heatmapRenderer{h: h, img: canvas.NewImageFromImage(nil), frame: canvas.NewRectangle(color.Transparent)}
+	r := &heatmapRenderer{h: h, img: canvas.NewImageFromImage(nil), frame: canvas.NewRectangle(color.Transparent),
+		empty: canvas.NewText(viewmodel.EmptyText, color.Black)}
+	r.empty.Alignment = fyne.TextAlignCenter
 	r.img.ScaleMode = canvas.ImageScalePixels
 	r.img.FillMode = canvas.ImageFillStretch
 	r.frame.StrokeWidth = 1
@@ -199,11 +204,19 @@ type heatmapRenderer struct {
 	h       *heatmapView
 	img     *canvas.Image
 	frame   *canvas.Rectangle
+	empty   *canvas.Text // shown alone for a tensor without values
 	ticks   []fyne.CanvasObject
 	objects []fyne.CanvasObject
 }
 
 func (r *heatmapRenderer) Layout(size fyne.Size) {
+	if r.h.in.Empty() {
+		ts := r.empty.MinSize()
+		r.empty.Move(fyne.NewPos((size.Width-ts.Width)/2, (size.Height-ts.Height)/2))
+		r.empty.Resize(ts)
+		r.objects = append(r.objects[:0], r.empty)
+		return
+	}
 	pos, sz := r.h.imageRect(size)
 	r.img.Move(pos)
 	r.img.Resize(sz)
@@ -222,9 +235,11 @@ func (r *heatmapRenderer) Refresh() {
 		r.img.Image = nil
 	}
 	r.frame.StrokeColor = theme.Color(theme.ColorNameSeparator)
+	r.empty.Color = theme.Color(theme.ColorNameForeground)
 	r.Layout(r.h.Size())
 	r.img.Refresh()
 	r.frame.Refresh()
+	r.empty.Refresh()
 }
 
 func (r *heatmapRenderer) Objects() []fyne.CanvasObject { return r.objects }

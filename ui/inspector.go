@@ -553,7 +553,16 @@ func newAxisSlider(axis, n, value int, set func(int)) fyne.CanvasObject {
 // valuesTab is a virtualised table of the current plane's exact values.
 func (v *inspectorView) valuesTab() fyne.CanvasObject {
 	v.values = widget.NewTableWithHeaders(
-		func() (int, int) { return v.in.PlaneSize() },
+		func() (int, int) {
+			// A table not laid out yet (its tab hidden, or a render of
+			// another view) takes every row and column as visible and
+			// makes a separator for each: 134M of them for a vector of
+			// 134M values. It has none until it has a size.
+			if s := v.values.Size(); s.Width < 1 || s.Height < 1 {
+				return 0, 0
+			}
+			return v.in.PlaneSize()
+		},
 		func() fyne.CanvasObject {
 			// The template is as wide as the widest value of the dtype:
 			// the table sizes its columns by it, so no number overflows.

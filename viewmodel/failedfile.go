@@ -25,6 +25,9 @@ type FailedFile struct {
 // returns nil when the file itself cannot be read (it does not exist, or
 // cannot be mapped): then there are no bytes to show, only the error.
 func NewFailedFile(path string, err error) *FailedFile {
+	if formats.CheckRegular(path) != nil {
+		return nil
+	}
 	st, mapErr := tensor.MapFile(path)
 	if mapErr != nil {
 		return nil

@@ -96,6 +96,10 @@ func (h *heatmapState) setTensor(t *tensor.Tensor) {
 }
 
 func (h *heatmapState) makePlane() {
+	if h.t.Len() == 0 { // nothing to draw: the heatmap shows EmptyText
+		h.plane, h.planeErr, h.view = nil, nil, Window{}
+		return
+	}
 	h.plane, h.planeErr = tensor.Plane(h.t, h.rowAxis, h.colAxis, h.fixed)
 	if h.planeErr == nil {
 		s := h.plane.Shape()

@@ -92,7 +92,7 @@ func (in *Inspector) startHistogram() {
 	h.task.Cancel()
 	h.task = nil
 	h.err = nil
-	if in.shown == nil {
+	if in.shown == nil || in.Empty() {
 		h.result = nil
 		in.changed(ChangedHistogram)
 		return
@@ -174,6 +174,9 @@ func (in *Inspector) HistogramNote() string {
 
 // RenderHistogram draws the latest histogram with gonum/plot at w×h pixels.
 func (in *Inspector) RenderHistogram(w, h int, style PlotStyle) image.Image {
+	if in.Empty() {
+		return RenderEmpty(w, h, style)
+	}
 	r := in.hist.result
 	if r == nil || len(r.Counts) == 0 || w < 1 || h < 1 {
 		return nil

@@ -131,7 +131,7 @@ func (in *Inspector) startLinePlot() {
 	l.task.Cancel()
 	l.task = nil
 	l.err = nil
-	if !in.ShowsLinePlot() {
+	if !in.ShowsLinePlot() || in.Empty() {
 		l.result = nil
 		in.changed(ChangedHeatmap)
 		return

@@ -15,6 +15,9 @@ import (
 // bars for a short vector, a line for a longer one, and for a reduced one
 // the min–max band of each column under its mean line.
 func (in *Inspector) RenderLinePlot(w, h int, style PlotStyle) image.Image {
+	if in.Empty() {
+		return RenderEmpty(w, h, style)
+	}
 	p := in.line.result
 	if p == nil || p.Columns() == 0 || w < 1 || h < 1 {
 		return nil

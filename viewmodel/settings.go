@@ -358,7 +358,7 @@ func (in *Inspector) reshowView() bool {
 
 // applyPlane sets the heatmap's plane from the last applied settings.
 func (in *Inspector) applyPlane() {
-	if in.plane == nil || in.heat.t == nil {
+	if in.plane == nil || in.heat.t == nil || in.Empty() {
 		return
 	}
 	row, col, fixed, err := in.plane.CheckPlane(in.heat.t.Shape())

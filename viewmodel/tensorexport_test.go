@@ -21,6 +21,7 @@ import (
 	_ "tensorscope/formats/all"
 	"tensorscope/formats/npy"
 	"tensorscope/formats/tsr"
+	"tensorscope/internal/pyref"
 	"tensorscope/tensor"
 )
 
@@ -474,22 +475,10 @@ func TestExportTensor(t *testing.T) {
 	}
 }
 
-// numpyPython finds a Python with NumPy: python3 on the PATH, else the
-// system's (a pyenv shim often comes first and lacks NumPy).
-func numpyPython(t *testing.T) string {
-	for _, p := range []string{"python3", "/usr/bin/python3"} {
-		if exec.Command(p, "-c", "import numpy").Run() == nil {
-			return p
-		}
-	}
-	t.Skip("python3 with numpy is not installed: skipping the check that NumPy reads the exports back")
-	return ""
-}
-
 // NumPy itself reads every .npy back bit for bit, and every numeric .csv
 // plane as the same values as the .npy of that plane.
 func TestNumPyReadsExports(t *testing.T) {
-	py := numpyPython(t)
+	py := pyref.NumPy(t)
 	dir := t.TempDir()
 	ctx := context.Background()
 	type entry struct {

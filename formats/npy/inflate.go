@@ -20,8 +20,16 @@ import (
 const maxDeflateRatio = 1032
 
 // inMemoryLimit is the largest member inflated into memory; larger ones go
-// to an unlinked temporary file that is mapped like the zip itself.
+// to an unlinked temporary file that is mapped like the zip itself, and
+// whose pages every pass releases once read, so that such a member never
+// takes more than a few megabytes per core of resident memory.
 var inMemoryLimit int64 = 512 << 20
+
+// smallMember is the size below which a member inflates into the Go heap
+// rather than a mapping of its own: a mapping takes at least a page and
+// one of the process's 65,530 mappings, which an archive of 100,000 small
+// arrays exhausted (and took 1.1 GB of pages for 16 MB of arrays).
+const smallMember = 256 << 10
 
 // inflateChunk is how much is inflated between checks of the context.
 const inflateChunk = 1 << 20
@@ -150,6 +158,13 @@ func (m *inflater) inflate(ctx context.Context) (*tensor.Storage, error) {
 }
 
 func (m *inflater) inflateToMemory(ctx context.Context) (*tensor.Storage, error) {
+	if m.size < smallMember {
+		buf := make([]byte, m.size)
+		if err := m.copyAll(ctx, &sliceWriter{buf: buf}); err != nil {
+			return nil, err
+		}
+		return tensor.NewStorage(buf), nil
+	}
 	st, buf, err := tensor.NewAnonymous(int(m.size))
 	if err != nil {
 		return nil, err
@@ -217,7 +232,12 @@ func (m *inflater) inflateToFile(ctx context.Context) (*tensor.Storage, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m.doc.AddShard(name).Storage()
+	st, err := m.doc.AddShard(name).Storage()
+	if err != nil {
+		return nil, err
+	}
+	st.DropBehind() // passes over it release what they read: see tensor.Storage.DropBehind
+	return st, nil
 }
 
 // copyAll inflates exactly the declared size into w, reporting progress and

@@ -13,13 +13,10 @@ import (
 
 	"tensorscope/formats"
 	_ "tensorscope/formats/all"
+	"tensorscope/internal/pyref"
 	"tensorscope/internal/samples"
 	"tensorscope/tensor"
 )
-
-// numpyPython is Debian's interpreter, which has NumPy (the python3 on a
-// developer's PATH may be another build without it).
-const numpyPython = "/usr/bin/python3"
 
 // numpyReference prints, for each array of an .npy or .npz file, what NumPy
 // reads: dtype name, shape, the little-endian C-order bytes of numeric
@@ -95,17 +92,10 @@ type numpyArray struct {
 	Object bool     `json:"object"`
 }
 
-func haveNumPy(t *testing.T) {
-	t.Helper()
-	if err := exec.Command(numpyPython, "-c", "import numpy").Run(); err != nil {
-		t.Skipf("NumPy is not installed for %s (apt-get install python3-numpy): %v", numpyPython, err)
-	}
-}
-
 // numpyRead reads every file with one run of NumPy.
 func numpyRead(t *testing.T, paths []string) map[string]map[string]numpyArray {
 	t.Helper()
-	cmd := exec.Command(numpyPython, append([]string{"-c", numpyReference}, paths...)...)
+	cmd := exec.Command(pyref.NumPy(t), append([]string{"-c", numpyReference}, paths...)...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
@@ -149,7 +139,7 @@ func rowMajorBytes(t *testing.T, x *tensor.Tensor) []byte {
 // TestValuesMatchNumPy opens every sample and checks every array, field
 // and string against what NumPy itself reads from the same file.
 func TestValuesMatchNumPy(t *testing.T) {
-	haveNumPy(t)
+	pyref.NumPy(t)
 	checked := 0
 	files := sampleFiles(t)
 	refs := numpyRead(t, files)

@@ -59,13 +59,24 @@ func (b *builder) externalEntry(e *formats.TensorEntry, tp *tensorProto, n int) 
 		e.Note = "external data location refused: " + location
 		return
 	}
-	shard, first, err := b.shardFor(path)
+	shard, size, first, err := b.shardFor(path)
 	if err != nil {
 		if first { // one warning per file, not one per tensor
 			b.warn(tp.m.start, "tensor %q and the others stored in it: external data file %s: %v; they are listed without data",
 				e.Name, location, describeMissing(err))
 		}
 		e.Note = "external data file " + location + " is missing"
+		if !formats.IsNotExist(err) {
+			e.Note = "external data file " + location + " cannot be read"
+		}
+		return
+	}
+	if end := offset + max(length, need); offset > size || end > size {
+		// The file's size is known from the stat that checked it:
+		// warn now rather than at the first Load.
+		b.warn(tp.m.start, "tensor %q: external data %s holds %d bytes, but the tensor's bytes %d..%d run past its end",
+			e.Name, location, size, offset, end)
+		e.Note = "external data lies past the end of " + location
 		return
 	}
 	dt, shape := e.DType, e.Shape
@@ -81,22 +92,21 @@ func (b *builder) externalEntry(e *formats.TensorEntry, tp *tensorProto, n int) 
 	})
 }
 
-// shardFor returns the document's shard for path, adding it (after
-// checking that it is a regular file) on first use; first is true then.
-func (b *builder) shardFor(path string) (shard *formats.Shard, first bool, err error) {
+// shardFor returns the document's shard for path and its size, adding it
+// (after checking that it is a regular file) on first use; first is true
+// then.
+func (b *builder) shardFor(path string) (shard *formats.Shard, size int64, first bool, err error) {
 	if s, ok := b.shards[path]; ok {
-		return s, false, b.shardErr[path]
+		return s, b.shardSize[path], false, b.shardErr[path]
 	}
 	var s *formats.Shard
-	st, err := os.Stat(path)
-	if err == nil && !st.Mode().IsRegular() {
-		err = fmt.Errorf("%s is not a regular file", path)
-	}
+	st, err := formats.StatRegular(path)
 	if err == nil {
 		s = b.doc.AddShard(path)
+		size = st.Size()
 	}
-	b.shards[path], b.shardErr[path] = s, err
-	return s, true, err
+	b.shards[path], b.shardSize[path], b.shardErr[path] = s, size, err
+	return s, size, true, err
 }
 
 func describeMissing(err error) string {

@@ -70,6 +70,7 @@ type builder struct {
 	valueOf   []int32   // per name: its value in the graph being built
 	shards    map[string]*formats.Shard
 	shardErr  map[string]error
+	shardSize map[string]int64
 	attrCache map[int64][]formats.Attr // shared tensor attributes, see typeAttrs
 	// Decoding nodes: attributes shared by their encoding (see plain) and
 	// their int lists converted once (see intsOf), scratch lists for a
@@ -106,6 +107,7 @@ func decode(src *formats.Source) (*formats.Document, error) {
 		names:       map[string]nameID{},
 		shards:      map[string]*formats.Shard{},
 		shardErr:    map[string]error{},
+		shardSize:   map[string]int64{},
 		attrCache:   map[int64][]formats.Attr{},
 		sharedAttrs: map[string]formats.Attr{},
 		mem:         &decodeMemory{},

@@ -8,10 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"tensorscope/formats"
 	"tensorscope/formats/onnx"
 	"tensorscope/formats/onnx/onnxtest"
+	"tensorscope/internal/fifo"
 )
 
 func decodeBytes(t *testing.T, data []byte) (*formats.Document, error) {
@@ -200,5 +202,66 @@ func TestNodeWithAMillionInputs(t *testing.T) {
 	}
 	if n := len(doc.Graph.Nodes[0].Inputs); n != len(inputs) {
 		t.Errorf("%d inputs decoded, want %d", n, len(inputs))
+	}
+}
+
+// External data in a FIFO is refused with a warning, without waiting for
+// a writer.
+func TestExternalDataInAFIFOIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	fifo.Make(t, filepath.Join(dir, "weights.bin"))
+	m := onnxtest.Model{IRVersion: 8, Graph: onnxtest.Graph{Initializers: []onnxtest.Tensor{
+		{Name: "w", DataType: 1, Dims: []int64{4}, External: [][2]string{{"location", "weights.bin"}}},
+	}}}
+	path := filepath.Join(dir, "model.onnx")
+	if err := os.WriteFile(path, m.Marshal(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var doc *formats.Document
+	var err error
+	fifo.Within(t, 5*time.Second, "opening a model whose external data is a FIFO", func() { doc, err = formats.Open(path) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	w := doc.Tensor("w")
+	if w.HasData() || !strings.Contains(w.Note, "cannot be read") || !hasWarning(doc, "named pipe (FIFO), not a regular file") {
+		t.Errorf("w: %+v, warnings %v", w, doc.Warnings)
+	}
+}
+
+// External data that starts, or runs, past the end of its file is a
+// warning at open naming the tensor and the byte range (the file's size
+// comes from the stat that checks it), and the tensor is listed without
+// data.
+func TestExternalDataPastTheEndIsAWarning(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "weights.bin"), make([]byte, 64), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := onnxtest.Model{IRVersion: 8, Graph: onnxtest.Graph{Initializers: []onnxtest.Tensor{
+		{Name: "fits", DataType: 1, Dims: []int64{4}, External: [][2]string{{"location", "weights.bin"}, {"offset", "48"}, {"length", "16"}}},
+		{Name: "beyond", DataType: 1, Dims: []int64{4}, External: [][2]string{{"location", "weights.bin"}, {"offset", "4096"}}},
+		{Name: "overruns", DataType: 1, Dims: []int64{4}, External: [][2]string{{"location", "weights.bin"}, {"offset", "32"}, {"length", "40"}}},
+		{Name: "short", DataType: 1, Dims: []int64{8}, External: [][2]string{{"location", "weights.bin"}, {"offset", "40"}}},
+	}}}
+	path := filepath.Join(dir, "model.onnx")
+	if err := os.WriteFile(path, m.Marshal(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := formats.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	for _, c := range []struct{ name, bytes string }{{"beyond", "bytes 4096..4112"}, {"overruns", "bytes 32..72"}, {"short", "bytes 40..72"}} {
+		e := doc.Tensor(c.name)
+		if e.HasData() || !strings.Contains(e.Note, "past the end") ||
+			!hasWarning(doc, fmt.Sprintf("tensor %q: external data weights.bin holds 64 bytes, but the tensor's %s run past its end", c.name, c.bytes)) {
+			t.Errorf("%s: note %q, warnings %v", c.name, e.Note, doc.Warnings)
+		}
+	}
+	if got := loadFloats(t, doc.Tensor("fits")); len(got) != 4 || len(doc.Warnings) != 3 {
+		t.Errorf("fits: %v; warnings %v", got, doc.Warnings)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"tensorscope/formats"
 	_ "tensorscope/formats/onnx"
+	"tensorscope/internal/pyref"
 	"tensorscope/internal/samples"
 	"tensorscope/tensor"
 )
@@ -36,10 +37,6 @@ func sampleFiles(tb testing.TB) []string {
 	}
 	return out
 }
-
-// referencePython is Debian's python3 with python3-onnx; the pyenv shim
-// first in PATH on developer machines lacks the package.
-const referencePython = "/usr/bin/python3"
 
 type refTensor struct {
 	Name     string    `json:"name"`
@@ -73,13 +70,8 @@ type refFile struct {
 // not installed (make test installs it; CI=true makes its absence fatal).
 func reference(t *testing.T, files []string) []refFile {
 	t.Helper()
-	if err := exec.Command(referencePython, "-c", "import onnx, numpy").Run(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s cannot import onnx and numpy (%v); CI=true requires them", referencePython, err)
-		}
-		t.Skipf("%s cannot import onnx and numpy (%v): install python3-onnx to compare with the onnx package", referencePython, err)
-	}
-	out, err := exec.Command(referencePython, append([]string{"testdata/reference.py"}, files...)...).Output()
+	python := pyref.Python(t, "python3-onnx python3-numpy", "onnx", "numpy")
+	out, err := exec.Command(python, append([]string{"testdata/reference.py"}, files...)...).Output()
 	if err != nil {
 		t.Fatalf("reference.py: %v", err)
 	}

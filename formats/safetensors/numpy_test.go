@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"tensorscope/formats"
+	"tensorscope/internal/pyref"
 	"tensorscope/tensor"
 )
 
@@ -46,9 +47,7 @@ print(json.dumps(out))
 // TestValuesMatchNumPy compares the statistics of every tensor of every
 // readable sample with NumPy's reading of the same bytes.
 func TestValuesMatchNumPy(t *testing.T) {
-	if err := exec.Command("/usr/bin/python3", "-c", "import numpy").Run(); err != nil {
-		t.Skipf("NumPy is not installed for /usr/bin/python3: %v", err)
-	}
+	python := pyref.NumPy(t)
 	var files []string
 	for _, p := range sampleFiles(t) {
 		if d, err := formats.Open(p); err == nil && d.Version != "index" {
@@ -56,7 +55,7 @@ func TestValuesMatchNumPy(t *testing.T) {
 			d.Close()
 		}
 	}
-	out, err := exec.Command("/usr/bin/python3", append([]string{"-c", numpyStats}, files...)...).Output()
+	out, err := exec.Command(python, append([]string{"-c", numpyStats}, files...)...).Output()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,7 @@ func (h *headless) renderDiff(ctx context.Context, doc *formats.Document, opt Op
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
-	if p.Heatmap(compare.PanelDiff) == nil {
+	if p.Heatmap(compare.PanelDiff) == nil && !p.Empty() {
 		return nil, errors.New("no heatmap was computed")
 	}
 	h.win.SetContent(ui.ComparisonHeatmaps(c))

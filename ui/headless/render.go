@@ -13,6 +13,7 @@ import (
 	"image/color"
 	"math"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -113,13 +114,25 @@ func Render(ctx context.Context, doc *formats.Document, opt Options) (img image.
 // goroutine. Fyne's test driver runs fyne.Do at once, except on the
 // process's main goroutine, where it complains and runs it concurrently;
 // the headless commands start on the main goroutine.
+// A panic in f is raised again on the caller's goroutine, so that the
+// caller's deferred clean-up (a temporary output file) runs before the
+// process ends.
 func onUIGoroutine(f func()) {
 	done := make(chan struct{})
+	var failure string
 	go func() {
 		defer close(done)
+		defer func() {
+			if r := recover(); r != nil {
+				failure = fmt.Sprintf("%v\n\nin the render goroutine:\n%s", r, debug.Stack())
+			}
+		}()
 		f()
 	}()
 	<-done
+	if failure != "" {
+		panic(failure)
+	}
 }
 
 // GraphScene lays doc's graph out as the Graph tab first shows it
@@ -305,12 +318,21 @@ func (h *headless) renderInspector(ctx context.Context, doc *formats.Document, o
 	panel := ui.NewInspectorPanel(h.win, d)
 	defer panel.Close()
 	var content fyne.CanvasObject
-	switch opt.View {
-	case ViewPlot:
+	switch {
+	case in.Empty(): // each view draws "empty"
+		switch opt.View {
+		case ViewPlot:
+			content = panel.LinePlot()
+		case ViewHeatmap:
+			content = panel.Heatmap()
+		default:
+			content = panel.Histogram()
+		}
+	case opt.View == ViewPlot:
 		if content, err = plotContent(panel, in); err != nil {
 			return nil, err
 		}
-	case ViewHeatmap:
+	case opt.View == ViewHeatmap:
 		if err := in.PlaneErr(); err != nil {
 			return nil, err
 		}

@@ -308,6 +308,9 @@ func (p *PanelView) ResetView() {
 	}
 }
 
+// Empty reports that the selected pair's tensors hold no values.
+func (p *PanelView) Empty() bool { return p.c.pair != nil && p.c.pair.Empty() }
+
 func (p *PanelView) CellInfo(row, col int) string {
 	if v := p.c.pair; v != nil {
 		return v.CellInfo(row, col)

@@ -33,6 +33,12 @@ type pairHistograms struct {
 
 func (v *PairView) startHistograms() {
 	v.histTask.Cancel()
+	v.histTask = nil
+	if v.Empty() {
+		v.hist, v.histErr = pairHistograms{}, nil
+		v.c.changed(ChangedHistograms)
+		return
+	}
 	a, b := v.a, v.b
 	maxAbs, ok := v.figures.MaxAbs()
 	if !ok {
@@ -123,6 +129,9 @@ func (v *PairView) HistogramErr() error { return v.histErr }
 // RenderOverlay draws the A and B histograms over one range, B's bars
 // over A's, both translucent, with a legend.
 func (v *PairView) RenderOverlay(w, h int, style viewmodel.PlotStyle) image.Image {
+	if v.Empty() {
+		return viewmodel.RenderEmpty(w, h, style)
+	}
 	if v.hist.a == nil || w < 1 || h < 1 {
 		return nil
 	}
@@ -146,6 +155,9 @@ func (v *PairView) RenderOverlay(w, h int, style viewmodel.PlotStyle) image.Imag
 
 // RenderDiffHistogram draws the histogram of a−b.
 func (v *PairView) RenderDiffHistogram(w, h int, style viewmodel.PlotStyle) image.Image {
+	if v.Empty() {
+		return viewmodel.RenderEmpty(w, h, style)
+	}
 	if v.hist.diff == nil || w < 1 || h < 1 {
 		return nil
 	}

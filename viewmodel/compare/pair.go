@@ -149,7 +149,7 @@ func (v *PairView) initAxes() {
 	r := v.a.Rank()
 	v.fixed = make([]int, r)
 	v.rowAxis, v.colAxis = viewmodel.DefaultAxes(v.a.Shape())
-	if s := v.pending; s != nil {
+	if s := v.pending; s != nil && !v.Empty() {
 		row, col, fixed, err := s.Plane.CheckPlane(v.a.Shape())
 		if err != nil {
 			v.err = fmt.Errorf("tensor %q: %w", v.pair.Name, err)
@@ -203,6 +203,10 @@ func (v *PairView) Settings() Settings {
 func (v *PairView) Ready() bool { return (v.a != nil || v.err != nil) && v.idle() }
 
 func (v *PairView) makePlanes() {
+	if v.Empty() { // nothing to draw: each panel shows viewmodel.EmptyText
+		v.planeA, v.planeB, v.view = nil, nil, viewmodel.Window{}
+		return
+	}
 	var err error
 	v.planeA, err = tensor.Plane(v.a, v.rowAxis, v.colAxis, v.fixed)
 	if err == nil {
@@ -215,6 +219,10 @@ func (v *PairView) makePlanes() {
 	s := v.planeA.Shape()
 	v.view = viewmodel.Window{Rows: s[0], Cols: s[1]}
 }
+
+// Empty reports that the pair's tensors hold no values (a dimension of
+// 0; both have the same shape).
+func (v *PairView) Empty() bool { return v.a != nil && v.a.Len() == 0 }
 
 // Name is the pair's name (A's tensor name).
 func (v *PairView) Name() string { return v.pair.Name }
