@@ -442,52 +442,20 @@ func (u *unpickler) step(op byte, at int) (bool, error) {
 		s.depth = max(s.depth, d)
 
 	// The memo.
-	case opPut:
-		line, err := u.line(at)
+	case opPut, opBinPut, opLongBinPut:
+		n, err := u.memoIndex(op, at, "PUT")
 		if err != nil {
 			return false, err
 		}
-		n, perr := strconv.ParseUint(string(line), 10, 32)
-		if perr != nil {
-			return false, u.errf(at, "PUT index %q is not a number", clip(line))
-		}
-		return false, u.put(uint32(n), at)
-	case opBinPut:
-		b, err := u.read(1, at)
-		if err != nil {
-			return false, err
-		}
-		return false, u.put(uint32(b[0]), at)
-	case opLongBinPut:
-		b, err := u.read(4, at)
-		if err != nil {
-			return false, err
-		}
-		return false, u.put(binary.LittleEndian.Uint32(b), at)
+		return false, u.put(n, at)
 	case opMemoize:
 		return false, u.put(uint32(len(u.memo)), at)
-	case opGet:
-		line, err := u.line(at)
+	case opGet, opBinGet, opLongBinGet:
+		n, err := u.memoIndex(op, at, "GET")
 		if err != nil {
 			return false, err
 		}
-		n, perr := strconv.ParseUint(string(line), 10, 32)
-		if perr != nil {
-			return false, u.errf(at, "GET index %q is not a number", clip(line))
-		}
-		return false, u.get(uint32(n), at)
-	case opBinGet:
-		b, err := u.read(1, at)
-		if err != nil {
-			return false, err
-		}
-		return false, u.get(uint32(b[0]), at)
-	case opLongBinGet:
-		b, err := u.read(4, at)
-		if err != nil {
-			return false, err
-		}
-		return false, u.get(binary.LittleEndian.Uint32(b), at)
+		return false, u.get(n, at)
 
 	// Classes and calls: looked up in the allow-list, never imported.
 	case opGlobal:
@@ -790,6 +758,34 @@ func (u *unpickler) read(n int, at int) ([]byte, error) {
 	b := u.data[u.pos : u.pos+n]
 	u.pos += n
 	return b, nil
+}
+
+// memoIndex reads the memo index of a PUT or GET: a decimal line (protocol
+// 0), one byte (BINPUT, BINGET) or four little-endian bytes (LONG_BIN...).
+func (u *unpickler) memoIndex(op byte, at int, what string) (uint32, error) {
+	switch op {
+	case opPut, opGet:
+		line, err := u.line(at)
+		if err != nil {
+			return 0, err
+		}
+		n, perr := strconv.ParseUint(string(line), 10, 32)
+		if perr != nil {
+			return 0, u.errf(at, "%s index %q is not a number", what, clip(line))
+		}
+		return uint32(n), nil
+	case opBinPut, opBinGet:
+		b, err := u.read(1, at)
+		if err != nil {
+			return 0, err
+		}
+		return uint32(b[0]), nil
+	}
+	b, err := u.read(4, at)
+	if err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint32(b), nil
 }
 
 // readSized reads a length-prefixed string or bytes.
