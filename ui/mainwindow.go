@@ -76,6 +76,10 @@ func NewMainWindow(a fyne.App, opts Options) *MainWindow {
 	mw.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { mw.dropped(uris) })
 	mw.trackShift()
 	mw.win.SetCloseIntercept(mw.quit)
+	// However the window closes, nothing may watch files for it afterwards:
+	// a change reported once the app has stopped would touch its widgets
+	// off the UI goroutine.
+	mw.win.SetOnClosed(mw.stopWatching)
 	mw.win.Resize(fyne.NewSize(1280, 820))
 	return mw
 }
@@ -86,7 +90,7 @@ func (mw *MainWindow) quit() {
 	for _, t := range mw.compares {
 		t.close()
 	}
-	mw.stopFollowing()
+	mw.stopWatching()
 	mw.ws.CloseAll()
 	mw.win.Close()
 }
@@ -583,4 +587,13 @@ func saveFile(win fyne.Window, dir, title, startName string, filters []fileFilte
 	d.SetFilter(storage.NewExtensionFileFilter(exts))
 	d.Resize(themeSize(900, 600))
 	d.Show()
+}
+
+// stopWatching stops every tab's file watcher and the folder being
+// followed.
+func (mw *MainWindow) stopWatching() {
+	mw.stopFollowing()
+	for _, dt := range mw.docTabs {
+		dt.stopWatching()
+	}
 }
