@@ -11,7 +11,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
-	sqdialog "github.com/sqweek/dialog"
 
 	"tensorscope/viewmodel"
 	"tensorscope/viewmodel/compare"
@@ -85,24 +84,6 @@ func (mw *MainWindow) followDialog() {
 			mw.Follow(u.Path())
 		}
 	}, mw.win)
-}
-
-// nativeFolder shows the system's folder chooser; ok is false when it
-// cannot run (see nativeOpen).
-func nativeFolder(title string) (dir string, ok bool) {
-	defer func() {
-		if recover() != nil {
-			dir, ok = "", false
-		}
-	}()
-	d, err := sqdialog.Directory().Title(title).Browse()
-	if errors.Is(err, sqdialog.ErrCancelled) {
-		return "", true
-	}
-	if err != nil {
-		return "", false
-	}
-	return d, true
 }
 
 // followStrip is the bar above a followed folder's tab: which checkpoint
