@@ -223,6 +223,15 @@ func (h *headless) captureInspector(ctx context.Context, win fyne.Window, size f
 	if err := h.settle(ctx, in.Ready); err != nil {
 		return nil, err
 	}
+	// What settled (statistics in the toolbar) may change minimum sizes
+	// after the layout above; whether it arrived before or after that
+	// layout must not show in the picture, so lay the whole window out
+	// again from its final state, and let work sized to it settle again.
+	win.Resize(size.AddWidthHeight(1, 1))
+	win.Resize(size)
+	if err := h.settle(ctx, in.Ready); err != nil {
+		return nil, err
+	}
 	return win.Canvas().Capture(), nil
 }
 
