@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	"tensorscope/formats"
-	"tensorscope/tensor"
 )
 
 // FailedFile is the tab of a file that could not be decoded: the error with
@@ -18,21 +17,18 @@ type FailedFile struct {
 	Offset int64 // where decoding failed, -1 when the error has no place
 	Hex    *HeaderView
 
-	storage *tensor.Storage
+	doc *formats.Document // the file's bytes, undecoded
 }
 
 // NewFailedFile maps the file at path after err stopped its decoding. It
 // returns nil when the file itself cannot be read (it does not exist, or
 // cannot be mapped): then there are no bytes to show, only the error.
 func NewFailedFile(path string, err error) *FailedFile {
-	if formats.CheckRegular(path) != nil {
-		return nil
-	}
-	st, mapErr := tensor.MapFile(path)
+	doc, mapErr := formats.OpenUndecoded(path)
 	if mapErr != nil {
 		return nil
 	}
-	f := &FailedFile{Path: path, Err: err, Offset: -1, storage: st}
+	f := &FailedFile{Path: path, Err: err, Offset: -1, doc: doc}
 	var fe *formats.Error
 	var fields []formats.HeaderField
 	if errors.As(err, &fe) {
@@ -41,7 +37,7 @@ func NewFailedFile(path string, err error) *FailedFile {
 			f.Offset = fe.Offset
 		}
 	}
-	f.Hex = newHexView(fields, st.Bytes(), 0)
+	f.Hex = newHexView(fields, doc.Bytes(), 0)
 	f.Hex.GoTo(max(f.Offset, 0))
 	if f.Offset >= 0 {
 		f.Hex.SetMark(f.Offset, 1)
@@ -49,5 +45,5 @@ func NewFailedFile(path string, err error) *FailedFile {
 	return f
 }
 
-// Close releases the file.
-func (f *FailedFile) Close() { f.storage.Close() }
+// Close releases the file once nothing reads it.
+func (f *FailedFile) Close() { f.doc.Close() }
