@@ -59,8 +59,12 @@ type graphPane struct {
 	navRow *fyne.Container
 	shown  int // document node id whose properties are shown, -1 for none
 	// centreSelected centres the selected node once the next layout is
-	// shown (after leaving a subgraph).
-	centreSelected bool
+	// shown (after a find reveals it); revealSelected centres it only when
+	// it is out of view (after leaving a subgraph).
+	centreSelected, revealSelected bool
+	// outer holds, per subgraph entered, the viewport of the graph that
+	// holds it: Back returns to the view the user left.
+	outer []viewmodel.Viewport
 	// anchor keeps the selected node where it was on the screen, at the
 	// same zoom, once the next layout is shown (after showing or folding
 	// constants, which moves every node in the layout).
@@ -286,19 +290,26 @@ func (p *graphPane) enter(id, sub int) {
 		return
 	}
 	p.settings.Selected = -1 // node ids are the subgraph's now
+	p.outer = append(p.outer, ViewportOf(p.view))
+	p.settings.Viewport = viewmodel.Viewport{} // a subgraph opens fitted
 	p.rebuild()
 }
 
-// leave returns to the enclosing graph and selects and centres the node
-// that holds the graph left, once it is laid out again (through the
-// settings, so that nothing waits on a layout a closed tab cancels).
+// leave returns to the enclosing graph as the user left it and selects
+// the node that holds the graph left (centring it if it is out of view),
+// once it is laid out again (through the settings, so that nothing waits
+// on a layout a closed tab cancels).
 func (p *graphPane) leave() {
 	id := p.nav.Back()
 	if id < 0 {
 		return
 	}
 	p.settings.Selected = id
-	p.centreSelected = true
+	p.settings.Viewport = viewmodel.Viewport{}
+	if n := len(p.outer); n > 0 {
+		p.settings.Viewport, p.outer = p.outer[n-1], p.outer[:n-1]
+	}
+	p.revealSelected = true
 	p.rebuild()
 }
 
@@ -328,12 +339,12 @@ func (p *graphPane) load() {
 			switch {
 			case p.anchor != nil && p.anchor.node == p.settings.Selected:
 				p.view.PlaceNode(v, p.anchor.zoom, p.anchor.at)
-			case p.centreSelected:
+			case p.centreSelected, p.revealSelected && !p.view.NodeInView(v):
 				p.view.CenterOn(v)
 			}
 			p.showNode(v)
 		}
-		p.centreSelected, p.anchor = false, nil
+		p.centreSelected, p.revealSelected, p.anchor = false, false, nil
 		if p.view.Selected() < 0 {
 			p.showScopes(-1)
 		}

@@ -1,0 +1,46 @@
+package ui
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+
+	"tensorscope/internal/samples"
+)
+
+// TestSubgraphOpensFitted: an If's then_branch opened from the properties
+// of a node the user moved to shows all of its nodes at once (it drew
+// nothing until Fit, the main graph's viewport kept), and its row counts
+// the branch's five outputs (not the two nodes producing them). Back
+// returns to the main graph as the user left it.
+func TestSubgraphOpensFitted(t *testing.T) {
+	path := filepath.Join(samples.Dir(t, "onnx"), "onnx-github", "node", "test_affine_grid_2d_expanded.onnx")
+	p, _ := graphPaneFor(t, "test_affine_grid_2d_expanded.onnx", readFile(t, path), 1000, 700)
+	ifs := p.model.Find("If")
+	if len(ifs) == 0 {
+		t.Fatal("no If node")
+	}
+	p.goTo(ifs[0])
+	p.view.SetView(2, fyne.NewPos(-3000, -2000)) // the user zoomed into a corner
+	before := ViewportOf(p.view)
+	if text := labelsIn(p.props); !strings.Contains(text, "then_branch\n2 nodes, 0 inputs, 5 outputs") {
+		t.Errorf("then_branch row: want \"2 nodes, 0 inputs, 5 outputs\" in\n%s", text)
+	}
+	p.enter(p.model.DocNode(ifs[0]), 0)
+	waitReady(t, p)
+	if n := len(p.model.View().Nodes); n != 2 {
+		t.Fatalf("then_branch has %d nodes, want 2", n)
+	}
+	for v := range p.model.View().Nodes {
+		if !p.view.NodeInView(v) {
+			t.Errorf("node %d of the branch is out of view (zoom %v, offset %v)", v, p.view.Zoom(), p.view.Offset())
+		}
+	}
+	p.leave()
+	waitReady(t, p)
+	if after := ViewportOf(p.view); after.Zoom != before.Zoom {
+		t.Errorf("after Back: zoom %v, want the %v the user left at", after.Zoom, before.Zoom)
+	}
+}
