@@ -110,6 +110,10 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 		p.showScopes(-1)
 	}
 	p.view.OnViewChanged = func() { p.settings.Viewport = ViewportOf(p.view) }
+	// Folding the minimap is remembered for every graph, and the next start.
+	prefs := fyne.CurrentApp().Preferences()
+	p.view.SetMinimapCollapsed(prefs.Bool(minimapFoldedPref))
+	p.view.OnMinimapToggled = func(folded bool) { prefs.SetBool(minimapFoldedPref, folded) }
 	p.view.OnOtherKey = func(ev *fyne.KeyEvent) { windowKeys(dt.mw.win)(ev) }
 	p.status = widget.NewLabel("")
 	p.status.Truncation = fyne.TextTruncateEllipsis
@@ -212,6 +216,10 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	}
 	return p
 }
+
+// minimapFoldedPref is the preference that keeps the graph's minimap
+// folded to its button.
+const minimapFoldedPref = "graph.minimapFolded"
 
 // nodeAnchor is where a document node's centre was on the screen, and at
 // what zoom.

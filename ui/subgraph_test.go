@@ -44,3 +44,20 @@ func TestSubgraphOpensFitted(t *testing.T) {
 		t.Errorf("after Back: zoom %v, want the %v the user left at", after.Zoom, before.Zoom)
 	}
 }
+
+// TestMinimapFoldRemembered: folding the minimap in one graph pane is a
+// preference, so the next pane opens with it folded.
+func TestMinimapFoldRemembered(t *testing.T) {
+	p, _ := graphPaneFor(t, "model.nn", nnFixture(t), 600, 400)
+	if p.view.MinimapCollapsed() {
+		t.Fatal("the minimap starts folded")
+	}
+	p.view.OnMinimapToggled(true)
+	if !fyne.CurrentApp().Preferences().Bool(minimapFoldedPref) {
+		t.Error("folding the minimap was not remembered")
+	}
+	q := newGraphPane(p.dt, nil)
+	if !q.view.MinimapCollapsed() {
+		t.Error("a new graph pane opens with the minimap open after the user folded it")
+	}
+}
