@@ -2,12 +2,15 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -580,8 +583,34 @@ func (p *graphPane) export() {
 	win := p.dt.mw.win
 	base := strings.TrimSuffix(p.dt.doc.Title(), filepath.Ext(p.dt.doc.Title())) + "-graph.svg"
 	p.dt.mw.saveFile("Export graph", base, []fileFilter{{Name: "SVG or PNG image", Extensions: []string{"svg", "png"}}}, func(path string) {
-		p.exportTo(path, func(note string, err error) { showExported(win, "Graph exported", path, note, err) })
+		p.exportTo(path, func(note string, err error) {
+			if tooLarge := (*graphview.PNGTooLargeError)(nil); errors.As(err, &tooLarge) {
+				p.offerSVG(path, err)
+				return
+			}
+			showExported(win, "Graph exported", path, note, err)
+		})
 	})
+}
+
+// offerSVG says why the graph cannot be a readable PNG and offers to
+// write it as SVG beside the name chosen.
+func (p *graphPane) offerSVG(pngPath string, why error) {
+	win := p.dt.mw.win
+	svg := strings.TrimSuffix(pngPath, filepath.Ext(pngPath)) + ".svg"
+	msg := "The graph cannot be a readable PNG: " + why.Error() + ".\n\nExport it as " + filepath.Base(svg) + " instead?"
+	if _, err := os.Stat(svg); err == nil {
+		msg += " (It replaces the file of that name.)"
+	}
+	text := widget.NewLabel(msg)
+	text.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustomConfirm("Graph too large for a PNG", "Export SVG", "Cancel", text, func(ok bool) {
+		if ok {
+			p.exportTo(svg, func(note string, err error) { showExported(win, "Graph exported", svg, note, err) })
+		}
+	}, win)
+	d.Resize(fyne.NewSize(520, 0))
+	d.Show()
 }
 
 // exportTo writes the shown graph to path (SVG or PNG by its ending) as a
