@@ -86,6 +86,7 @@ type graphPane struct {
 	colourBar *metricBar
 	listening bool            // the Overview's changes recolour the graph
 	statusRow *fyne.Container // the status line and the colour bar
+	viewArea  *fyne.Container // the graph above its status row: Save View draws it
 }
 
 // newGraphPane makes the graph pane of dt's document. from is the pane it
@@ -210,7 +211,8 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	p.scopes.TextStyle.Bold = true
 	p.status.Truncation = fyne.TextTruncateEllipsis
 	p.statusRow = container.NewBorder(nil, nil, p.scopes, p.colourBar, p.status)
-	split := container.NewHSplit(container.NewBorder(nil, p.statusRow, nil, nil, p.view), side)
+	p.viewArea = container.NewBorder(nil, p.statusRow, nil, nil, p.view)
+	split := container.NewHSplit(p.viewArea, side)
 	split.Offset = 0.72
 	p.content = container.NewBorder(top, nil, nil, nil, split)
 	p.rebuild()

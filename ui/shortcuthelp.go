@@ -16,6 +16,7 @@ var keyboardShortcuts = [][2]string{
 	{"Ctrl+Tab, Ctrl+Shift+Tab", "Next, previous tab"},
 	{"Ctrl+F", "Find: the graph's find box, or the tensor filter"},
 	{"Ctrl+E", "Export the inspected tensor"},
+	{"Ctrl+Shift+S", "Save the view shown as a PNG"},
 	{"Ctrl+Q", "Quit"},
 	{"Escape", "Close the dialog on top"},
 	{"Up, Down", "Tensor list: select the previous, next tensor"},
