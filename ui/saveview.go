@@ -7,11 +7,13 @@ import (
 	"image/color"
 	"image/png"
 	"io"
+	"math"
 	"path/filepath"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/software"
 	"fyne.io/fyne/v2/widget"
@@ -71,16 +73,31 @@ func (v *inspectorView) shownView() (fyne.CanvasObject, string) {
 	return v.tabs.Selected().Content, strings.ToLower(v.tabs.Selected().Text)
 }
 
-// CaptureObject draws obj as it is laid out now, at scale pixels per
-// unit, with Fyne's software painter, and puts it back in place.
+// viewMargin is the window's background kept round a saved view: text
+// that reaches past the view's edge (the colour bar's last legend line)
+// is drawn whole, as in the window.
+const viewMargin = 8
+
+// captureSize is the size in pixels of obj's capture at scale.
+func captureSize(obj fyne.CanvasObject, scale float32) (w, h int) {
+	size := obj.Size().AddWidthHeight(2*viewMargin, 2*viewMargin)
+	return int(math.Ceil(float64(size.Width * scale))), int(math.Ceil(float64(size.Height * scale)))
+}
+
+// CaptureObject draws obj as it is laid out now, inside a margin of the
+// theme's background, at scale pixels per unit, with Fyne's software
+// painter, and puts it back in place.
 func CaptureObject(obj fyne.CanvasObject, scale float32) image.Image {
 	pos, size := obj.Position(), obj.Size()
 	c := software.NewCanvas()
 	c.SetPadded(false)
 	c.SetScale(scale)
-	c.Resize(size)
-	c.SetContent(obj)
-	c.Resize(size) // never smaller than obj's least size, as on the screen
+	full := size.AddWidthHeight(2*viewMargin, 2*viewMargin)
+	c.Resize(full)
+	c.SetContent(container.NewWithoutLayout(obj))
+	c.Resize(full)
+	obj.Move(fyne.NewPos(viewMargin, viewMargin))
+	obj.Resize(size)
 	img := c.Capture()
 	c.SetContent(canvas.NewRectangle(color.Transparent))
 	obj.Move(pos)
@@ -104,12 +121,8 @@ func (mw *MainWindow) saveView() {
 		showError(errors.New("There is no view to save: open a file, and show a heatmap, histogram, plot, graph or comparison."), mw.win)
 		return
 	}
-	size := obj.Size()
 	screen := mw.win.Canvas().Scale()
-	pixels := func(i int) (int, int) {
-		s := screen * float32(i+1)
-		return int(size.Width*s + 0.5), int(size.Height*s + 0.5)
-	}
+	pixels := func(i int) (int, int) { return captureSize(obj, screen*float32(i+1)) }
 	info := widget.NewLabel("")
 	scaleSel := widget.NewSelect(viewScales, func(string) {})
 	scaleSel.OnChanged = func(string) {
