@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"tensorscope/internal/samples"
-
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
@@ -18,6 +16,7 @@ import (
 	"tensorscope/formats"
 	"tensorscope/formats/npy"
 	"tensorscope/formats/tsr"
+	"tensorscope/internal/samples"
 	"tensorscope/tensor"
 )
 
