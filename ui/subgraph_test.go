@@ -1,12 +1,17 @@
 package ui
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
+	"tensorscope/graphview"
 	"tensorscope/internal/samples"
 )
 
@@ -59,5 +64,35 @@ func TestMinimapFoldRemembered(t *testing.T) {
 	q := newGraphPane(p.dt, nil)
 	if !q.view.MinimapCollapsed() {
 		t.Error("a new graph pane opens with the minimap open after the user folded it")
+	}
+}
+
+// TestGraphTooLargeForAPNGOffersSVG: when the graph cannot be a readable
+// PNG the window says why and, on Export SVG, writes the SVG beside the
+// name chosen.
+func TestGraphTooLargeForAPNGOffersSVG(t *testing.T) {
+	p, win := graphPaneFor(t, "model.nn", nnFixture(t), 800, 600)
+	dir := t.TempDir()
+	why := &graphview.PNGTooLargeError{Width: 11826, Height: 144963, Scale: 0.8, MaxPixels: 64 << 20}
+	p.offerSVG(filepath.Join(dir, "model-graph.png"), why)
+	text := dialogText(win)
+	if !strings.Contains(text, "11,826×144,963") || !strings.Contains(text, "model-graph.svg") {
+		t.Fatalf("the dialog says:\n%s", text)
+	}
+	var export *widget.Button
+	for _, o := range test.LaidOutObjects(win.Canvas().Overlays().Top()) {
+		if b, ok := o.(*widget.Button); ok && b.Text == "Export SVG" {
+			export = b
+		}
+	}
+	if export == nil {
+		t.Fatal("no Export SVG button")
+	}
+	test.Tap(export)
+	svg := filepath.Join(dir, "model-graph.svg")
+	written := func() bool { _, err := os.Stat(svg); return err == nil }
+	paneQueues[p].Drain(func() bool { return !written() }, 20*time.Second)
+	if !written() {
+		t.Error("no SVG was written")
 	}
 }
