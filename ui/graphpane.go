@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"tensorscope/formats"
 	"tensorscope/graphview"
 	"tensorscope/viewmodel"
 	"tensorscope/viewmodel/summary"
@@ -587,7 +588,7 @@ func (p *graphPane) export() {
 	p.dt.mw.saveFile("Export graph", base, []fileFilter{{Name: "SVG or PNG image", Extensions: []string{"svg", "png"}}}, func(path string) {
 		p.exportTo(path, func(note string, err error) {
 			if tooLarge := (*graphview.PNGTooLargeError)(nil); errors.As(err, &tooLarge) {
-				p.offerSVG(path, err)
+				p.offerSVG(path, tooLarge)
 				return
 			}
 			showExported(win, "Graph exported", path, note, err)
@@ -597,12 +598,16 @@ func (p *graphPane) export() {
 
 // offerSVG says why the graph cannot be a readable PNG and offers to
 // write it as SVG beside the name chosen.
-func (p *graphPane) offerSVG(pngPath string, why error) {
+func (p *graphPane) offerSVG(pngPath string, why *graphview.PNGTooLargeError) {
 	win := p.dt.mw.win
 	svg := strings.TrimSuffix(pngPath, filepath.Ext(pngPath)) + ".svg"
-	msg := "The graph cannot be a readable PNG: " + why.Error() + ".\n\nExport it as " + filepath.Base(svg) + " instead?"
+	msg := fmt.Sprintf("With its labels readable the graph is %s×%s pixels, more than a PNG can hold "+
+		"(at most %s pixels a side and %d megapixels).\n\nExport it as %s instead? SVG has no size limit. "+
+		"(Or draw fewer boxes: collapse groups with Depth.)",
+		formats.GroupDigits(int64(why.Width)), formats.GroupDigits(int64(why.Height)),
+		formats.GroupDigits(graphview.MaxPNGSide), why.MaxPixels>>20, filepath.Base(svg))
 	if _, err := os.Stat(svg); err == nil {
-		msg += " (It replaces the file of that name.)"
+		msg += "\n\nA file of that name exists; it will be replaced."
 	}
 	text := widget.NewLabel(msg)
 	text.Wrapping = fyne.TextWrapWord
