@@ -108,9 +108,11 @@ func CaptureObject(obj fyne.CanvasObject, scale float32) image.Image {
 // SaveViewPNG writes img to path as a PNG through a temporary file
 // renamed into place.
 func SaveViewPNG(path string, img image.Image) error {
-	return formats.WriteFileAtomic(path, func(w io.Writer) error {
-		return (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(w, img)
-	})
+	return formats.WriteFileAtomic(path, func(w io.Writer) error { return encodeViewPNG(w, img) })
+}
+
+func encodeViewPNG(w io.Writer, img image.Image) error {
+	return (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(w, img)
 }
 
 // saveView asks for a scale and a file, and writes the current pane's
