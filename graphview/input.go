@@ -150,6 +150,8 @@ func (g *GraphView) TypedRune(r rune) {
 		g.ActualSize()
 	case 'f', 'F':
 		g.Fit()
+	case 'm', 'M':
+		g.toggleMinimap()
 	}
 }
 

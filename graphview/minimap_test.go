@@ -199,9 +199,14 @@ func TestMinimapCollapses(t *testing.T) {
 	if len(told) != 2 || told[1] {
 		t.Errorf("told %v, want [true false]", told)
 	}
+	v.TypedRune('m')
+	if shown, _, _ := v.MinimapShown(); shown || len(told) != 3 || !told[2] {
+		t.Errorf("M: the minimap is shown %v, told %v", shown, told)
+	}
+	v.TypedRune('m')
 	v.SetMinimapCollapsed(true)
-	if shown, _, _ := v.MinimapShown(); shown {
-		t.Error("SetMinimapCollapsed(true) left the minimap shown")
+	if shown, _, _ := v.MinimapShown(); shown || len(told) != 4 {
+		t.Errorf("SetMinimapCollapsed(true) left the minimap shown %v, or told %v", shown, told)
 	}
 }
 

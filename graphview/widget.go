@@ -12,8 +12,8 @@ import (
 )
 
 // GraphView is a Fyne widget that draws a Scene: pan by dragging, zoom with
-// the wheel (around the pointer) or the keys + − 0 (1:1) F/Home (fit),
-// arrows to pan; tap a node or an edge. It builds canvas objects only for
+// the wheel (around the pointer) or the keys + − 0 (1:1) F/Home (fit), M
+// (fold or open the minimap), arrows to pan; tap a node or an edge. It builds canvas objects only for
 // what is in view, and when zoomed out below 0.3 (too small for text) or
 // with more than 1500 nodes in view it draws one raster image instead, so
 // a frame costs about the same on 10k nodes as on 100.

@@ -22,6 +22,7 @@ var keyboardShortcuts = [][2]string{
 	{"Up, Down", "Tensor list: select the previous, next tensor"},
 	{"+  −  0", "Graph: zoom in, out, 1:1"},
 	{"F, Home", "Graph: fit the whole graph"},
+	{"M", "Graph: fold or open the minimap"},
 	{"Arrow keys, PgUp, PgDn", "Graph: pan"},
 	{"Enter", "Graph find box: next match"},
 }
