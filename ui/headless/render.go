@@ -278,7 +278,8 @@ func (h *headless) renderGraph(ctx context.Context, doc *formats.Document, setti
 		}
 		c := viewmodel.ColourByMetric(m, sm, metric)
 		v.SetNodeColours(c.Colours)
-		content = container.NewBorder(nil, container.NewHBox(ui.NewColourBar(&c)), nil, nil, v)
+		// A scroller: a narrow render cuts the bar instead of refusing the size.
+		content = container.NewBorder(nil, container.NewHScroll(container.NewHBox(ui.NewColourBar(&c))), nil, nil, v)
 	}
 	h.win.SetPadded(false)
 	h.win.SetContent(content)
