@@ -33,8 +33,12 @@ type block struct {
 	offset     layout.Point // of its content in the whole drawing
 }
 
-// edgePiece is one block edge that carries part of a graph edge.
-type edgePiece struct{ block, edge int }
+// edgePiece is one block edge that carries part of a graph edge; out: it
+// ends at its frame's out port (the edge leaves the frame).
+type edgePiece struct {
+	block, edge int
+	out         bool
+}
 
 // layoutNested lays out g block by block (see above); the frames' rects
 // (padding included) are returned beside the result, in g.Frames order.
@@ -121,14 +125,14 @@ func layoutNested(ctx context.Context, g *Graph, in *layout.Graph, opt layout.Op
 		}
 		labelled := in.Edges[i]
 		plain := layout.Edge{}
-		piece := func(b, from, to int) {
-			pieces[i] = append(pieces[i], edgePiece{b, edge(b, from, to, labelled, false)})
+		piece := func(b, from, to int, out bool) {
+			pieces[i] = append(pieces[i], edgePiece{b, edge(b, from, to, labelled, false), out})
 			labelled = plain // the label goes beside the first piece, below the source
 		}
 		// Up from the source through the frames it leaves.
 		from := nodeItem[e.From]
 		for j := len(cu) - 1; j >= k; j-- {
-			piece(cu[j]+1, from, port(cu[j], true))
+			piece(cu[j]+1, from, port(cu[j], true), true)
 			from = frameItem[cu[j]]
 		}
 		// Across the innermost block holding both.
@@ -140,14 +144,14 @@ func layoutNested(ctx context.Context, g *Graph, in *layout.Graph, opt layout.Op
 		if k < len(cv) {
 			to = frameItem[cv[k]]
 		}
-		piece(l, from, to)
+		piece(l, from, to, false)
 		// Down into the frames the target lies in.
 		for j := k; j < len(cv); j++ {
 			to := nodeItem[e.To]
 			if j+1 < len(cv) {
 				to = frameItem[cv[j+1]]
 			}
-			piece(cv[j]+1, port(cv[j], false), to)
+			piece(cv[j]+1, port(cv[j], false), to, false)
 		}
 	}
 	// Ports lead and close their frames: the in port feeds every item
@@ -254,6 +258,25 @@ func layoutNested(ctx context.Context, g *Graph, in *layout.Graph, opt layout.Op
 			}
 			r.Reversed = r.Reversed || src.Reversed
 			r.Detour = r.Detour || src.Detour
+			if k > 0 && len(r.Points) > 0 && len(src.Points) > 0 {
+				// The link between a frame's border and its port turns
+				// once, beside the frame's title rather than across it:
+				// along the flow first into a frame, across it first out
+				// of one.
+				a := r.Points[len(r.Points)-1]
+				b := layout.Point{X: src.Points[0].X + bl.offset.X, Y: src.Points[0].Y + bl.offset.Y}
+				alongFirst := !pieces[i][k-1].out
+				if opt.Direction == layout.LeftToRight {
+					alongFirst = !alongFirst
+				}
+				c := layout.Point{X: b.X, Y: a.Y}
+				if alongFirst {
+					c = layout.Point{X: a.X, Y: b.Y}
+				}
+				if c != a && c != b {
+					r.Points = append(r.Points, c)
+				}
+			}
 			for _, q := range src.Points {
 				q = layout.Point{X: q.X + bl.offset.X, Y: q.Y + bl.offset.Y}
 				if n := len(r.Points); n > 0 && r.Points[n-1] == q {
