@@ -33,6 +33,9 @@ func (s *Scene) placeFrames(measure MeasureFunc, rects []layout.Rect) {
 	s.frames = make([]sceneFrame, len(fr))
 	for i, f := range fr {
 		r := rects[i]
+		if r == (layout.Rect{}) { // a frame round no node is not drawn
+			continue
+		}
 		title := fitText(measure, "− "+f.Title, frameTitleSize, true, float32(max(r.Max.X-r.Min.X-2*padX, 24)))
 		s.frames[i] = sceneFrame{rect: r, title: title, titleW: float64(measure(title, frameTitleSize, true)) + 2*labelPadX, depth: f.Depth}
 	}
