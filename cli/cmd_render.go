@@ -22,6 +22,7 @@ func init() { register("render", runRender) }
 
 const renderUsage = "tensorscope render FILE --view heatmap|plot|histogram|graph|window|diff|summary [--with B] [--tensor NAME] [--axes R,C] " +
 	"[--index AXIS=I ...] [--expr EXPR] [--colormap NAME] [--range auto|sym|slice|LO,HI] [--bins N] [--direction tb|lr] [--constants] [--depth N|all] [--select NODE] " +
+	"[--colour-by category|std|absmax|kurtosis|outlier_ratio|zeros|l2] " +
 	"[--diff absolute|relative] [--metric std|absmax|kurtosis|outlier_ratio|zeros|l2] [--size WxH] --out OUT.png"
 
 // Limits of --size: large enough for any screen, small enough that the
@@ -80,6 +81,8 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	c.flags.Func("depth", "graph: the scope level drawn collapsed, N ≥ 1, or all (expanded); default: flat up to "+
 		fmt.Sprint(viewmodel.FlatUpTo)+" nodes, else the deepest level of at most "+fmt.Sprint(viewmodel.MaxOpeningBoxes)+" boxes", graph.SetDepth)
 	selectNode := c.flags.String("select", "", "the graph node to select (by name)")
+	c.flags.Func("colour-by", "graph: what colours the nodes, their category or a metric of their main weight: "+
+		strings.Join(viewmodel.GraphColourNames, ", ")+" (default category; nodes without weights are grey)", graph.SetColourBy)
 	metric := summary.MetricStd
 	c.flags.Func("metric", "--view summary: the figure that colours the block fingerprint: "+strings.Join(summary.MetricNames, ", ")+" (default std)", func(v string) (err error) {
 		metric, err = summary.ParseMetric(v)
@@ -136,7 +139,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	}
 	inspectorFlags := []string{"tensor", "axes", "index", "colormap", "range", "bins", "reduce", "log", "plane", "dequant", "expr"}
 	if *view != headless.ViewGraph && *view != headless.ViewWindow {
-		if f := given("direction", "constants", "depth", "select"); f != "" {
+		if f := given("direction", "constants", "depth", "select", "colour-by"); f != "" {
 			return c.usageError(stderr, "%s applies to --view graph (or window)", f)
 		}
 	}
@@ -186,7 +189,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if err := refuseOverwrite(path, *out); err != nil {
 		return c.usageError(stderr, "%v", err)
 	}
-	if f := given("direction", "constants", "depth"); f != "" && doc.Graph == nil {
+	if f := given("direction", "constants", "depth", "colour-by"); f != "" && doc.Graph == nil {
 		return fileError(stderr, path, fmt.Errorf("%s: this %s has no graph", f, doc.FormatName))
 	}
 	if *selectNode != "" {

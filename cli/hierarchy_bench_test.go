@@ -32,13 +32,21 @@ func BenchmarkProcessRenderTransformer(b *testing.B) {
 }
 
 // BenchmarkRenderTransformer renders the generated transformer's graph at
-// the default depth in process (the command's cost without process start).
+// the default depth in process (the command's cost without process start),
+// with 32 and 68 layers.
 func BenchmarkRenderTransformer(b *testing.B) {
-	path := gentransformer.Path(b)
 	out := filepath.Join(b.TempDir(), "g.png")
-	for b.Loop() {
-		if _, errOut, code := runCmd("render", path, "--view", "graph", "--out", out); code != 0 {
-			b.Fatalf("exit %d: %s", code, errOut)
-		}
+	for _, c := range []struct {
+		name string
+		gen  []string
+	}{{"32layers", nil}, {"68layers", []string{"--layers", "68"}}} {
+		path := gentransformer.Path(b, c.gen...)
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, errOut, code := runCmd("render", path, "--view", "graph", "--out", out); code != 0 {
+					b.Fatalf("exit %d: %s", code, errOut)
+				}
+			}
+		})
 	}
 }

@@ -26,6 +26,9 @@ func TestRenderDepthAndScopes(t *testing.T) {
 		{[]string{"--depth", "0"}, 2, "a depth is auto, all or a scope level"},
 		{[]string{"--depth", "deep"}, 2, "a depth is auto, all or a scope level"},
 		{[]string{"--view", "heatmap", "--depth", "2"}, 2, "--depth applies to --view graph"},
+		{[]string{"--colour-by", "Kurtosis", "--size", "400x300"}, 0, ""},
+		{[]string{"--colour-by", "weights"}, 2, `unknown colouring "weights" (choose category, std,`},
+		{[]string{"--view", "heatmap", "--colour-by", "std"}, 2, "--colour-by applies to --view graph"},
 	} {
 		args := append([]string{"render", path, "--out", out}, c.args...)
 		if !strings.Contains(strings.Join(c.args, " "), "--view") {

@@ -8,9 +8,9 @@ import (
 	"tensorscope/graphview/layout"
 )
 
-// Frames (expanded groups) and the boxes of collapsed groups. The layout
-// knows neither: a frame is drawn round the boxes it holds, padded by
-// framePad for each frame nested inside it, its title on its top border.
+// Frames (expanded groups) and the boxes of collapsed groups. A frame is
+// laid out as a box holding its inside (nested.go), padded by framePad,
+// its title on its top border.
 const (
 	framePad       = 10 // scene units between a frame and what it holds
 	frameTitleSize = 10
@@ -26,79 +26,19 @@ type sceneFrame struct {
 	depth  int
 }
 
-// placeFrames computes the frames' rectangles: each the union of its
-// boxes and of the frames nested in it, padded; the whole drawing is
-// moved so that the outermost padding stays inside it.
-func (s *Scene) placeFrames(measure MeasureFunc) {
+// placeFrames titles the frames, whose rectangles the nested layout
+// made (layoutNested), each fitted to its frame's width.
+func (s *Scene) placeFrames(measure MeasureFunc, rects []layout.Rect) {
 	fr := s.graph.Frames
-	if len(fr) == 0 {
-		return
-	}
-	inner := make([]int, len(fr)) // levels of frames nested inside, itself included
-	for i := range inner {
-		inner[i] = 1
-	}
-	// A frame's levels: the deepest frame sharing a node with it, as
-	// frames hold every node of the frames inside them.
-	byNode := map[int][]int{}
-	for i, f := range fr {
-		for _, v := range f.Nodes {
-			byNode[v] = append(byNode[v], i)
-		}
-	}
-	for i, f := range fr {
-		for _, v := range f.Nodes {
-			for _, j := range byNode[v] {
-				if fr[j].Depth >= f.Depth {
-					inner[i] = max(inner[i], fr[j].Depth-f.Depth+1)
-				}
-			}
-		}
-	}
-	most := 0
-	for _, n := range inner {
-		most = max(most, n)
-	}
-	shift := float64(most*framePad) + frameTitleSize/2
-	translate(s.layout, shift, shift)
 	s.frames = make([]sceneFrame, len(fr))
 	for i, f := range fr {
-		var r layout.Rect
-		for k, v := range f.Nodes {
-			if v < 0 || v >= len(s.layout.Boxes) {
-				continue
-			}
-			b := s.layout.Boxes[v]
-			if k == 0 {
-				r = b
-				continue
-			}
-			r.Min.X, r.Min.Y = min(r.Min.X, b.Min.X), min(r.Min.Y, b.Min.Y)
-			r.Max.X, r.Max.Y = max(r.Max.X, b.Max.X), max(r.Max.Y, b.Max.Y)
+		r := rects[i]
+		if r == (layout.Rect{}) { // a frame round no node is not drawn
+			continue
 		}
-		pad := float64(inner[i] * framePad)
-		r.Min.X, r.Min.Y, r.Max.X, r.Max.Y = r.Min.X-pad, r.Min.Y-pad, r.Max.X+pad, r.Max.Y+pad
 		title := fitText(measure, "− "+f.Title, frameTitleSize, true, float32(max(r.Max.X-r.Min.X-2*padX, 24)))
 		s.frames[i] = sceneFrame{rect: r, title: title, titleW: float64(measure(title, frameTitleSize, true)) + 2*labelPadX, depth: f.Depth}
 	}
-}
-
-// translate moves a layout by (dx, dy) and grows its extent by twice that.
-func translate(res *layout.Result, dx, dy float64) {
-	mv := func(p *layout.Point) { p.X += dx; p.Y += dy }
-	for i := range res.Nodes {
-		mv(&res.Nodes[i])
-		mv(&res.Boxes[i].Min)
-		mv(&res.Boxes[i].Max)
-	}
-	for i := range res.Edges {
-		for j := range res.Edges[i].Points {
-			mv(&res.Edges[i].Points[j])
-		}
-		mv(&res.Edges[i].Label)
-	}
-	res.Width += 2 * dx
-	res.Height += 2 * dy
 }
 
 // Frames is the number of frames drawn.

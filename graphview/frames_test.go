@@ -52,6 +52,29 @@ func TestFramesEnclose(t *testing.T) {
 	}
 }
 
+// A frame round no node takes no room and draws nothing; the others are
+// laid out as ever.
+func TestEmptyFrame(t *testing.T) {
+	g := groupedGraph()
+	g.Frames = append(g.Frames, Frame{Title: "empty"})
+	s, err := NewScene(g, SceneOptions{Measure: EstimateMeasure})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := s.FrameRect(1); r != (layout.Rect{}) || s.frames[1].title != "" {
+		t.Errorf("empty frame at %v titled %q", r, s.frames[1].title)
+	}
+	if s.FrameTitleAt(layout.Point{X: padX + 2, Y: 0}) == 1 {
+		t.Error("the empty frame's title is hit")
+	}
+	fr := s.FrameRect(0)
+	for _, v := range []int{1, 2} {
+		if b := s.NodeBox(v); !fr.Contains(b.Min) || !fr.Contains(b.Max) {
+			t.Errorf("frame %v does not hold node %d's box %v", fr, v, b)
+		}
+	}
+}
+
 func TestExpandAndCollapseTaps(t *testing.T) {
 	test.NewTempApp(t)
 	defer func(d time.Duration) { doubleTapTime = d }(doubleTapTime)

@@ -189,10 +189,67 @@ func (r *renderer) buildEdges(s *Scene, z float64) {
 }
 
 func (r *renderer) segment(a, b layout.Point, col color.NRGBA, width float32) {
-	l := r.line()
-	l.Position1, l.Position2 = r.pt(a), r.pt(b)
-	l.StrokeColor = col
-	l.StrokeWidth = width
+	p, q, ok := clipSegment(r.pt(a), r.pt(b), r.g.Size())
+	if !ok {
+		return
+	}
+	// A painter rasterises a line into an image as large as its bounding
+	// box, so a long diagonal costs its width times its height; as pieces
+	// of at most segmentSpan on their shorter side it costs its length.
+	n := int(min(math.Abs(float64(q.X-p.X)), math.Abs(float64(q.Y-p.Y))) / segmentSpan)
+	for i := 0; i <= n; i++ {
+		l := r.line()
+		l.Position1 = lerpPos(p, q, float32(i)/float32(n+1))
+		l.Position2 = lerpPos(p, q, float32(i+1)/float32(n+1))
+		l.StrokeColor = col
+		l.StrokeWidth = width
+	}
+}
+
+// segmentSpan is the longest shorter side of a drawn piece of an edge,
+// and clipMargin how far beyond the widget an edge is still drawn whole
+// (widget units): within it, a segment is drawn as the layout made it.
+const (
+	segmentSpan = 256
+	clipMargin  = 256
+)
+
+func lerpPos(p, q fyne.Position, t float32) fyne.Position {
+	if t >= 1 {
+		return q
+	}
+	return fyne.NewPos(p.X+(q.X-p.X)*t, p.Y+(q.Y-p.Y)*t)
+}
+
+// clipSegment is the part of p–q within clipMargin of a widget of the
+// given size (Liang–Barsky), or false when none of it is.
+func clipSegment(p, q fyne.Position, size fyne.Size) (fyne.Position, fyne.Position, bool) {
+	x0, y0 := float32(-clipMargin), float32(-clipMargin)
+	x1, y1 := size.Width+clipMargin, size.Height+clipMargin
+	if p.X >= x0 && p.X <= x1 && p.Y >= y0 && p.Y <= y1 && q.X >= x0 && q.X <= x1 && q.Y >= y0 && q.Y <= y1 {
+		return p, q, true
+	}
+	dx, dy := q.X-p.X, q.Y-p.Y
+	t0, t1 := float32(0), float32(1)
+	for _, c := range [4][2]float32{{-dx, p.X - x0}, {dx, x1 - p.X}, {-dy, p.Y - y0}, {dy, y1 - p.Y}} {
+		den, num := c[0], c[1]
+		if den == 0 {
+			if num < 0 {
+				return p, q, false
+			}
+			continue
+		}
+		t := num / den
+		if den < 0 {
+			t0 = max(t0, t)
+		} else {
+			t1 = min(t1, t)
+		}
+		if t0 > t1 {
+			return p, q, false
+		}
+	}
+	return lerpPos(p, q, t0), lerpPos(p, q, t1), true
 }
 
 // arrow adds an arrowhead from base to tip. Fyne's polygon is regular, so

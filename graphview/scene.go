@@ -82,12 +82,19 @@ func NewSceneContext(ctx context.Context, g *Graph, opt SceneOptions) (*Scene, e
 			in.Edges[i].LabelHeight = labelSize*lineHeight + 2*labelPadY
 		}
 	}
-	res, err := layout.LayoutContext(ctx, in, layout.Options{Direction: opt.Direction})
+	var res *layout.Result
+	var frames []layout.Rect
+	var err error
+	if len(g.Frames) > 0 {
+		res, frames, err = layoutNested(ctx, g, in, layout.Options{Direction: opt.Direction})
+	} else {
+		res, err = layout.LayoutContext(ctx, in, layout.Options{Direction: opt.Direction})
+	}
 	if err != nil {
 		return nil, err
 	}
 	s.layout = res
-	s.placeFrames(measure)
+	s.placeFrames(measure, frames)
 	s.buildAdjacency()
 	s.index = newGrid(s)
 	s.placeLabels()

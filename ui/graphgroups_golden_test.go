@@ -36,3 +36,24 @@ func TestGoldenGraphTransformerCollapsed(t *testing.T) {
 	p.view.Home()
 	test.AssertRendersToImage(t, "graph_transformer_collapsed.png", win.Canvas())
 }
+
+// The transformer with one layer expanded in place: its frame holds the
+// layer's inside, and the layers round it keep their places.
+func TestGoldenGraphTransformerLayerExpanded(t *testing.T) {
+	p, win := transformerPane(t, 1100, 900)
+	p.view.Home()
+	l3 := p.model.GroupNamed("model/layers.3")
+	v := p.model.ViewOfGroup(l3)
+	if v < 0 {
+		t.Fatal("layers.3 is not a box")
+	}
+	p.view.CenterOn(v)
+	p.view.Select(v)
+	p.showNode(v)
+	p.expandBox(v)
+	waitReady(t, p)
+	if p.model.ViewOfGroup(l3) >= 0 {
+		t.Fatal("layers.3 did not expand")
+	}
+	test.AssertRendersToImage(t, "graph_transformer_layer_expanded.png", win.Canvas())
+}

@@ -181,12 +181,11 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	export := widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), p.export)
 	p.colourBar = newMetricBar()
 	p.colourSel = widget.NewSelect(viewmodel.GraphColourNames, nil)
-	if from != nil {
-		p.colourBy = from.colourBy // applied when the layout is shown
-	}
+	p.colourBy = p.settings.ColourBy // applied when the layout is shown
 	p.colourSel.SetSelectedIndex(p.colourBy)
 	p.colourSel.OnChanged = func(string) {
 		p.colourBy = p.colourSel.SelectedIndex()
+		p.settings.ColourBy = p.colourBy
 		if p.model != nil {
 			p.recolour()
 		}
@@ -265,6 +264,7 @@ func (p *graphPane) Apply(s viewmodel.GraphSettings) {
 	p.consts.SetChecked(s.ShowConstants)
 	p.dirSel.SetSelectedIndex(int(s.Direction))
 	p.depthSel.SetSelected(depthChoice(s))
+	p.colourSel.SetSelectedIndex(s.ColourBy)
 	p.syncing = false
 	p.rebuild()
 }

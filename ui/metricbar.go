@@ -60,3 +60,11 @@ func (b *metricBar) set(c *viewmodel.GraphColouring) {
 	b.Show()
 	b.Refresh()
 }
+
+// NewColourBar is the graph's colour bar showing c, for a view drawn
+// without its pane (the render command).
+func NewColourBar(c *viewmodel.GraphColouring) fyne.CanvasObject {
+	b := newMetricBar()
+	b.set(c)
+	return b
+}

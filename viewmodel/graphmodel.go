@@ -146,6 +146,13 @@ func (m *GraphModel) build() {
 			}
 		}
 	}
+	inputs := 0
+	for i := range g.Nodes {
+		inputs += len(g.Nodes[i].Inputs)
+	}
+	view.Nodes = make([]graphview.Node, 0, len(m.nodeOf))
+	view.Edges = make([]graphview.Edge, 0, inputs)
+	m.edgeValue = make([]int, 0, inputs)
 	for _, id := range m.nodeOf {
 		n := &g.Nodes[id]
 		title := n.Op

@@ -9,6 +9,7 @@ import (
 
 	"tensorscope/formats"
 	"tensorscope/graphview"
+	"tensorscope/viewmodel/summary"
 )
 
 // GraphSettings are the graph view's choices as one value: what the Graph
@@ -27,6 +28,29 @@ type GraphSettings struct {
 	// one since, by scope path ("model/layers.3"); see
 	// GraphModel.Expansion. Never changed in place: setters replace it.
 	Groups map[string]bool
+	// ColourBy is the "Colour by" choice, an index into GraphColourNames:
+	// 0 the category, else the metric ColourBy−1 of each node's weights.
+	ColourBy int
+}
+
+// SetColourBy chooses what colours the nodes, by one of GraphColourNames
+// ("category", "std", "absmax", …), in any case.
+func (s *GraphSettings) SetColourBy(name string) error {
+	key := strings.ToLower(strings.TrimSpace(name))
+	if i := slices.Index(GraphColourNames, key); i >= 0 {
+		s.ColourBy = i
+		return nil
+	}
+	return fmt.Errorf("unknown colouring %q (choose %s)", name, strings.Join(GraphColourNames, ", "))
+}
+
+// ColourMetric is the metric the nodes are coloured by, or false when
+// they are coloured by category.
+func (s GraphSettings) ColourMetric() (summary.Metric, bool) {
+	if s.ColourBy <= 0 || s.ColourBy >= len(GraphColourNames) {
+		return 0, false
+	}
+	return summary.Metric(s.ColourBy - 1), true
 }
 
 // SetDepth chooses the depth: "auto", "all", or a level N ≥ 1. It

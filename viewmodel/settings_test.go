@@ -93,6 +93,21 @@ func TestGraphSettingsSetters(t *testing.T) {
 	if err := s.SetDirection("up"); err == nil {
 		t.Error("an unknown direction was taken")
 	}
+	if _, ok := s.ColourMetric(); ok || s.ColourBy != 0 {
+		t.Errorf("coloured by %d at first", s.ColourBy)
+	}
+	if err := s.SetColourBy(" Outlier_Ratio"); err != nil || GraphColourNames[s.ColourBy] != "outlier_ratio" {
+		t.Errorf("colour by: %v, %d", err, s.ColourBy)
+	}
+	if m, ok := s.ColourMetric(); !ok || m.String() != "outlier_ratio" {
+		t.Errorf("colour metric %v, %v", m, ok)
+	}
+	if err := s.SetColourBy("mean"); err == nil || s.ColourBy != 4 {
+		t.Errorf("an unknown colouring: %v, and the choice became %d", err, s.ColourBy)
+	}
+	if err := s.SetColourBy("category"); err != nil || s.ColourBy != 0 {
+		t.Errorf("category: %v, %d", err, s.ColourBy)
+	}
 	doc := chainDoc()
 	if err := s.SelectNamed(doc, doc.Graph.Nodes[1].Name); err != nil || s.Selected != 1 {
 		t.Errorf("select: %v, %d", err, s.Selected)

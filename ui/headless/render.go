@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
@@ -94,7 +95,7 @@ func Render(ctx context.Context, doc *formats.Document, opt Options) (img image.
 			if opt.Graph != nil {
 				gs = *opt.Graph
 			}
-			img, err = h.renderGraph(doc, gs, size)
+			img, err = h.renderGraph(ctx, doc, gs, size)
 		case ViewHeatmap, ViewHistogram, ViewPlot:
 			img, err = h.renderInspector(ctx, doc, opt, size)
 		case ViewWindow:
@@ -271,14 +272,27 @@ func (h *headless) graphSceneWith(doc *formats.Document, settings viewmodel.Grap
 	return s, m, err
 }
 
-func (h *headless) renderGraph(doc *formats.Document, settings viewmodel.GraphSettings, size fyne.Size) (image.Image, error) {
+func (h *headless) renderGraph(ctx context.Context, doc *formats.Document, settings viewmodel.GraphSettings, size fyne.Size) (image.Image, error) {
 	s, m, err := h.graphSceneWith(doc, settings)
 	if err != nil {
 		return nil, err
 	}
 	v := graphview.NewGraphView(s)
+	var content fyne.CanvasObject = v
+	if metric, ok := settings.ColourMetric(); ok {
+		// Coloured as the pane colours it from the Overview's figures,
+		// with its colour bar below.
+		sm := summary.New(doc)
+		if err := sm.Compute(ctx, doc, nil, nil); err != nil {
+			return nil, err
+		}
+		c := viewmodel.ColourByMetric(m, sm, metric)
+		v.SetNodeColours(c.Colours)
+		// A scroller: a narrow render cuts the bar instead of refusing the size.
+		content = container.NewBorder(nil, container.NewHScroll(container.NewHBox(ui.NewColourBar(&c))), nil, nil, v)
+	}
 	h.win.SetPadded(false)
-	h.win.SetContent(v)
+	h.win.SetContent(content)
 	if err := resize(h.win, size); err != nil {
 		return nil, err
 	}

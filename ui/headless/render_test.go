@@ -408,6 +408,21 @@ func TestRenderSettingsTakeEffect(t *testing.T) {
 	}
 }
 
+// The graph coloured by the std of each node's main weight, as the
+// pane's "Colour by" draws it, with the colour bar (issue 24).
+func TestRenderGraphColouredGolden(t *testing.T) {
+	cnn := openFile(t, "cnn.tmfile", cnnTmfile(t))
+	g := viewmodel.DefaultGraphSettings()
+	if err := g.SetColourBy("std"); err != nil {
+		t.Fatal(err)
+	}
+	img, err := Render(context.Background(), cnn, Options{View: ViewGraph, Width: 400, Height: 900, Tensor: -1, Graph: &g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertGolden(t, "graph_cnn_std.png", img)
+}
+
 // Graph settings change what is drawn: each differs from the default.
 func TestRenderGraphSettingsTakeEffect(t *testing.T) {
 	cnn := openFile(t, "cnn.tmfile", cnnTmfile(t))
@@ -420,7 +435,9 @@ func TestRenderGraphSettingsTakeEffect(t *testing.T) {
 		}
 	}
 	consts.ShowConstants = true
-	for name, g := range map[string]viewmodel.GraphSettings{"lr": lr, "constants": consts, "selection": sel, "viewport": zoomed} {
+	coloured := viewmodel.DefaultGraphSettings()
+	coloured.ColourBy = 1
+	for name, g := range map[string]viewmodel.GraphSettings{"lr": lr, "constants": consts, "selection": sel, "viewport": zoomed, "colour": coloured} {
 		opt := base
 		opt.Graph = &g
 		img, err := Render(context.Background(), cnn, opt)
