@@ -54,4 +54,3 @@ func TestRenderTallConvMosaicKeepsKernelsSquare(t *testing.T) {
 	opt := RenderOptions{View: ViewHeatmap, Width: 640, Height: 640, Tensor: tensorNamed(t, doc, "onnx::Conv_421")}
 	assertGolden(t, "heatmap_conv_mosaic_tall.png", render(t, doc, opt))
 }
-
