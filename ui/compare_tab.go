@@ -64,11 +64,13 @@ func (t *compareTab) build() fyne.CanvasObject {
 	t.table = newPairTable(t.mw, t.c)
 	t.filter.nav = t.table.table.navigate
 	t.pair = newComparePairView(t.c)
-	left := container.NewBorder(t.filter, nil, nil, nil, t.table.table)
+	left := container.NewBorder(t.filter, nil, nil, nil, t.table.content)
 	// The table above the pair's views, across the whole width, so that
 	// every column of diff fits a 1024-pixel window; the divider drags.
-	split := container.NewVSplit(left, t.pair.content)
-	split.Offset = 0.3
+	// The pair's views scroll when the divider leaves them less than
+	// their least height, so that it drags both ways.
+	split := container.NewVSplit(left, container.NewVScroll(t.pair.content))
+	split.Offset = 0.4
 	t.panes = container.NewAppTabs(container.NewTabItem("Tensors", split))
 	status := container.NewBorder(nil, nil, t.busy, nil, t.progress)
 	return container.NewBorder(container.NewVBox(t.summary, status), nil, nil, nil, t.panes)

@@ -38,22 +38,26 @@ func pairNames(c *compare.Comparison) string {
 }
 
 // TestComparisonTableShowsEveryColumnAt1024: in a 1024×700 window the
-// table of pairs shows every column of diff, each as wide as its texts,
-// side by side within the table.
+// table of pairs shows every figure of diff, each column as wide as its
+// texts, side by side within the table (dtype and shape go under the name
+// where they would not fit), and so at 1600×1000.
 func TestComparisonTableShowsEveryColumnAt1024(t *testing.T) {
-	tab, _ := openComparison(t, 1024, 700)
-	table := tab.table.table
-	var total float32
-	for i := range compare.PairColumns {
-		col := compare.PairColumn(i)
-		w := fitWidth(append(tab.c.LongestCells(col, 20), compare.PairColumnTitles[col]), 0, 1000)
-		total += w
-	}
-	if got := table.Size().Width; got < total {
-		t.Errorf("the table is %.0f pixels wide at 1024×700; its columns need %.0f", got, total)
-	}
-	if h := table.Size().Height; h < 3*table.CreateCell().MinSize().Height {
-		t.Errorf("the table is %.0f pixels tall: fewer than three rows", h)
+	for _, size := range []fyne.Size{{Width: 1024, Height: 700}, {Width: 1600, Height: 1000}} {
+		tab, _ := openComparison(t, size.Width, size.Height)
+		p := tab.table
+		var total float32
+		for _, col := range p.columns() {
+			total += fitWidth(append(tab.c.LongestCells(col, 20), compare.PairColumnTitles[col]), 0, 1000)
+		}
+		if got := p.table.Size().Width; got < total {
+			t.Errorf("%v: the table is %.0f pixels wide; its columns need %.0f", size, got, total)
+		}
+		if len(p.columns()) < len(compare.PairColumns)-2 {
+			t.Errorf("%v: %d columns", size, len(p.columns()))
+		}
+		if h := p.table.Size().Height; h < 3*p.table.CreateCell().MinSize().Height {
+			t.Errorf("%v: the table is %.0f pixels tall: fewer than three rows", size, h)
+		}
 	}
 }
 

@@ -149,12 +149,12 @@ func textCell(f *PairFigures, col PairColumn) string {
 		return f.Name
 	case PairDType:
 		if f.DTypeB != f.DTypeA {
-			return f.DTypeA.String() + " / " + f.DTypeB.String()
+			return f.DTypeA.String() + "/" + f.DTypeB.String()
 		}
 		return f.DTypeA.String()
 	case PairShape:
 		if !f.Compared() && f.NotCompared == "shapes differ" {
-			return viewmodel.FormatDims(f.ShapeA) + " / " + viewmodel.FormatDims(f.ShapeB)
+			return viewmodel.FormatDims(f.ShapeA) + "/" + viewmodel.FormatDims(f.ShapeB)
 		}
 		return viewmodel.FormatDims(f.ShapeA)
 	}

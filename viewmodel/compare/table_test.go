@@ -103,7 +103,7 @@ func TestComparisonCellsAreDiffsColumns(t *testing.T) {
 		}
 	}
 	row := slices.Index(listedNames(c), "x")
-	if got := c.Cell(row, PairShape); got != "[4] / [2, 2]" {
+	if got := c.Cell(row, PairShape); got != "[4]/[2, 2]" {
 		t.Errorf("shape of x: %q", got)
 	}
 	if got := c.Cell(row, PairMaxAbs); got != "not compared: shapes differ" {
