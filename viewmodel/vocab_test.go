@@ -1,0 +1,97 @@
+package viewmodel
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"tensorscope/formats"
+	"tensorscope/internal/samples"
+)
+
+func vocabOf(t *testing.T, name string) *Vocabulary {
+	t.Helper()
+	doc, err := formats.Open(filepath.Join(samples.Dir(t, "gguf/vocab-only"), name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { doc.Close() })
+	v := NewMetaTree(doc.Metadata).Vocabulary()
+	if v == nil {
+		t.Fatalf("%s: no vocabulary", name)
+	}
+	return v
+}
+
+// TestVocabularyRowsOfLlamaSPM reads llama's SentencePiece vocabulary as
+// one table: the parallel tokens, scores and types of each id.
+func TestVocabularyRowsOfLlamaSPM(t *testing.T) {
+	v := vocabOf(t, "ggml-vocab-llama-spm.gguf")
+	if v.Len() != 32000 || v.Title() != "Vocabulary — 32,000 tokens, scores and types" {
+		t.Errorf("%d tokens, title %q", v.Len(), v.Title())
+	}
+	for _, want := range [][4]string{
+		{"0", "<unk>", "0", "unknown"},
+		{"1", "<s>", "0", "control"},
+		{"13", "<0x0A>", "0", "byte"},
+		{"31999", "", "", "normal"},
+	} {
+		id, _ := strconv.Atoi(want[0])
+		got := v.Row(id)
+		if want[1] == "" {
+			want[1], want[2] = got[1], got[2]
+		}
+		if got != want {
+			t.Errorf("row %s: %q, want %q", want[0], got, want)
+		}
+	}
+	if got := v.Row(32000); got != [4]string{} {
+		t.Errorf("row past the end: %q", got)
+	}
+	// Find by id, by text (wrapping round), and a byte token as shown.
+	if got := v.Find("#1000", 0); got != 1000 {
+		t.Errorf("find #1000: %d", got)
+	}
+	if got := v.Find("40000", 0); got != -1 {
+		t.Errorf("find an id past the end: %d", got)
+	}
+	first := v.Find("▁the", 0)
+	if first < 0 || !strings.Contains(v.Row(first)[1], "▁the") {
+		t.Fatalf("find ▁the: row %d %q", first, v.Row(first))
+	}
+	if next := v.Find("▁the", first+1); next <= first {
+		t.Errorf("find next ▁the after %d: %d", first, next)
+	}
+	if got := v.Find("▁the", v.Len()-1); got != first {
+		t.Errorf("find ▁the from the last row does not wrap to %d: %d", first, got)
+	}
+	if got := v.Find("<0x0A>", 0); got != 13 {
+		t.Errorf("find <0x0A>: %d", got)
+	}
+	if got := v.Find("no such token ∰", 0); got != -1 {
+		t.Errorf("find nothing: %d", got)
+	}
+}
+
+// TestVisibleToken: whitespace, control characters and stray bytes show.
+func TestVisibleToken(t *testing.T) {
+	for in, want := range map[string]string{
+		" the":     "␣the",
+		"a\nb\tc":  "a<0x0A>b<0x09>c",
+		"\xff\xfe": "<0xFF><0xFE>",
+		"":         "∅",
+		"▁hello":   "▁hello",
+		"é\u00a0x": "é<U+00A0>x",
+		"[CLS]":    "[CLS]",
+	} {
+		if got := VisibleToken([]byte(in)); got != want {
+			t.Errorf("VisibleToken(%q) = %q, want %q", in, got, want)
+		}
+		if in != "" {
+			if got := string(tokenBytes(VisibleToken([]byte(in)))); got != in && !(in == "é\u00a0x") {
+				t.Errorf("tokenBytes(VisibleToken(%q)) = %q", in, got)
+			}
+		}
+	}
+}
