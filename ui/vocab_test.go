@@ -147,3 +147,25 @@ func TestGoldenVocabularyTable(t *testing.T) {
 	}
 	test.AssertRendersToImage(t, "vocab_table.png", w.Canvas())
 }
+
+// TestFileOfMetadataAloneOpensOnIt: a GGUF file holding a vocabulary and
+// no tensors opens on its Metadata pane, not on an empty tensor list.
+func TestFileOfMetadataAloneOpensOnIt(t *testing.T) {
+	a := test.NewTempApp(t)
+	var buf bytes.Buffer
+	kvs := []gguf.KV{{Key: "general.name", Value: "v"}, {Key: "tokenizer.ggml.tokens", Value: []string{"a", "b"}}}
+	if _, _, err := gguf.WriteHeader(&buf, kvs, nil, 32); err != nil {
+		t.Fatal(err)
+	}
+	q := viewmodel.NewQueue()
+	d := openFixture(t, q, "vocab.gguf", buf.Bytes())
+	mw := NewMainWindow(a, Options{})
+	t.Cleanup(mw.win.Close)
+	dt := newPendingTab(mw, "vocab.gguf")
+	mw.docTabs = append(mw.docTabs, dt)
+	mw.tabs.Append(dt.item)
+	dt.setDoc(d)
+	if got := dt.panes.Selected().Text; got != "Metadata" {
+		t.Errorf("a file of metadata alone opens on its %s pane", got)
+	}
+}
