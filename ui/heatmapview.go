@@ -309,6 +309,10 @@ func (r *heatmapRenderer) kernelTicks(res *viewmodel.HeatmapImage, pos fyne.Posi
 		f := (float32(k*block) + float32(block)/2 - float32(first)) / float32(step*cells)
 		return f, f >= 0 && f <= 1
 	}
+	// Labels that would touch the one before are left out (a narrow
+	// mosaic of three input channels has room for one or two).
+	gap := themePx(4)
+	lastBottom := float32(math.Inf(-1))
 	outs := intTicks(v.Row/res.RowBlock, (v.Row+v.Rows-1)/res.RowBlock, max(2, int(sz.Height/40)))
 	for _, k := range outs {
 		f, ok := centre(k, res.RowBlock, v.Row, g.RowStep, g.Rows)
@@ -317,9 +321,14 @@ func (r *heatmapRenderer) kernelTicks(res *viewmodel.HeatmapImage, pos fyne.Posi
 		}
 		y := pos.Y + f*sz.Height
 		t := label(fmt.Sprintf("out %d", k))
+		if y-t.Size().Height/2 < lastBottom+gap {
+			continue
+		}
+		lastBottom = y + t.Size().Height/2
 		t.Move(fyne.NewPos(pos.X-themePx(heatTickLen+2)-t.Size().Width, y-t.Size().Height/2))
 		r.ticks = append(r.ticks, tickLine(pos.X-themePx(heatTickLen), y, pos.X, y, fg), t)
 	}
+	lastRight := float32(math.Inf(-1))
 	ins := intTicks(v.Col/res.ColBlock, (v.Col+v.Cols-1)/res.ColBlock, max(2, int(sz.Width/56)))
 	for _, k := range ins {
 		f, ok := centre(k, res.ColBlock, v.Col, g.ColStep, g.Cols)
@@ -328,6 +337,10 @@ func (r *heatmapRenderer) kernelTicks(res *viewmodel.HeatmapImage, pos fyne.Posi
 		}
 		x, y := pos.X+f*sz.Width, pos.Y+sz.Height
 		t := label(fmt.Sprintf("in %d", k))
+		if x-t.Size().Width/2 < lastRight+gap {
+			continue
+		}
+		lastRight = x + t.Size().Width/2
 		t.Move(fyne.NewPos(x-t.Size().Width/2, y+themePx(heatTickLen)))
 		r.ticks = append(r.ticks, tickLine(x, y, x, y+themePx(heatTickLen), fg), t)
 	}

@@ -77,3 +77,28 @@ func TestMosaicAxesCountChannels(t *testing.T) {
 		}
 	}
 }
+
+// TestMosaicTickLabelsDoNotOverlap: a mosaic too narrow for a label per
+// input channel leaves some out rather than writing them over each other.
+func TestMosaicTickLabelsDoNotOverlap(t *testing.T) {
+	test.NewTempApp(t)
+	h := newHeatmapView(mosaicSource{mosaicHeatmap(16, 3)}, nil)
+	h.Resize(fyne.NewSize(300, 260)) // kernels of about 15 pixels
+	r := test.TempWidgetRenderer(t, h)
+	r.Layout(h.Size())
+	var boxes []fyne.Position
+	var sizes []fyne.Size
+	for _, o := range r.Objects() {
+		if tx, ok := o.(*canvas.Text); ok {
+			boxes, sizes = append(boxes, tx.Position()), append(sizes, tx.Size())
+		}
+	}
+	for i := range boxes {
+		for j := i + 1; j < len(boxes); j++ {
+			a, b := boxes[i], boxes[j]
+			if a.X < b.X+sizes[j].Width && b.X < a.X+sizes[i].Width && a.Y < b.Y+sizes[j].Height && b.Y < a.Y+sizes[i].Height {
+				t.Errorf("tick labels overlap at %v and %v", a, b)
+			}
+		}
+	}
+}
