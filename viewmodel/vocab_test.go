@@ -1,12 +1,14 @@
 package viewmodel
 
 import (
+	"bytes"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"tensorscope/formats"
+	"tensorscope/formats/gguf"
 	"tensorscope/internal/samples"
 )
 
@@ -92,6 +94,33 @@ func TestVisibleToken(t *testing.T) {
 			if got := string(tokenBytes(VisibleToken([]byte(in)))); got != in && !(in == "é\u00a0x") {
 				t.Errorf("tokenBytes(VisibleToken(%q)) = %q", in, got)
 			}
+		}
+	}
+}
+
+// BenchmarkVocabularyFind looks for a token no entry holds in a vocabulary
+// of 150,000 (the worst case: every token read), as the find box does on
+// the UI goroutine at each keystroke.
+func BenchmarkVocabularyFind(b *testing.B) {
+	const n = 150000
+	tokens := make([]string, n)
+	for i := range tokens {
+		tokens[i] = "▁tok" + strconv.Itoa(i)
+	}
+	var buf bytes.Buffer
+	if _, _, err := gguf.WriteHeader(&buf, []gguf.KV{{Key: "tokenizer.ggml.tokens", Value: tokens}}, nil, 32); err != nil {
+		b.Fatal(err)
+	}
+	doc, err := formats.OpenBytes("vocab.gguf", buf.Bytes())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer doc.Close()
+	v := NewMetaTree(doc.Metadata).Vocabulary()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if v.Find("no such token", 0) != -1 {
+			b.Fatal("found")
 		}
 	}
 }
