@@ -112,7 +112,7 @@ func TestVocabularyTableOf150kTokens(t *testing.T) {
 	if table.row != 10 {
 		t.Errorf("Enter again found row %d, want 10 (wrapping round)", table.row)
 	}
-	if got := d.Meta.Vocabulary().Row(10); got != [4]string{"10", "␣hello<0x0A>", "-10", "byte"} {
+	if got := d.Meta.Vocabulary().Row(10); got != [5]string{"10", "␣hello<0x0A>", "-10", "byte", ""} {
 		t.Errorf("row 10 reads %q", got)
 	}
 	find.SetText("")

@@ -11,11 +11,12 @@ import (
 )
 
 // vocabColumnWidths are the widths of the vocabulary table's columns: id,
-// token, score, type.
-var vocabColumnWidths = [...]float32{80, 280, 100, 110}
+// token, score, type, merge.
+var vocabColumnWidths = [...]float32{80, 280, 100, 110, 260}
 
 // vocabView shows a GGUF tokenizer's parallel arrays as one table (id,
-// token, score, type) that reads only the rows on screen, with a find box:
+// token, score, type, and for BPE the merge that makes the token) that
+// reads only the rows on screen, with a find box:
 // text finds the next token containing it (as you type, and Enter for the
 // next), digits jump to that id.
 type vocabView struct {
@@ -33,23 +34,23 @@ func newVocabView(win fyne.Window, v *viewmodel.Vocabulary) *vocabView {
 	title.Truncation = fyne.TextTruncateEllipsis
 	w.result = widget.NewLabel("")
 	w.table = newKeyTable(win,
-		func() (int, int) { return v.Len(), len(viewmodel.VocabColumns) },
+		func() (int, int) { return v.Len(), len(v.Columns()) },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("")
 			l.Truncation = fyne.TextTruncateEllipsis
 			return l
 		},
 		func(id widget.TableCellID, o fyne.CanvasObject) {
-			if id.Col >= 0 && id.Col < len(viewmodel.VocabColumns) {
+			if id.Col >= 0 && id.Col < len(v.Columns()) {
 				o.(*widget.Label).SetText(v.Row(id.Row)[id.Col])
 			}
 		})
 	w.table.ShowHeaderColumn = false
 	w.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		if id.Col >= 0 && id.Col < len(viewmodel.VocabColumns) {
+		if id.Col >= 0 && id.Col < len(v.Columns()) {
 			l := o.(*widget.Label)
 			l.TextStyle.Bold = true
-			l.SetText(viewmodel.VocabColumns[id.Col])
+			l.SetText(v.Columns()[id.Col])
 		}
 	}
 	for i, width := range vocabColumnWidths {

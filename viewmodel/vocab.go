@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -21,8 +22,9 @@ const (
 	vocabMergesKey = "tokenizer.ggml.merges"
 )
 
-// VocabColumns head the vocabulary table's columns.
-var VocabColumns = []string{"id", "token", "score", "type"}
+// vocabColumns head the vocabulary table's columns; a BPE tokenizer's
+// has a fifth, the merge that makes each token.
+var vocabColumns = []string{"id", "token", "score", "type", "merge"}
 
 // tokenTypeNames are llama.cpp's token types (llama_token_type).
 var tokenTypeNames = []string{"undefined", "normal", "unknown", "control", "user-defined", "unused", "byte"}
@@ -34,6 +36,9 @@ type Vocabulary struct {
 	tokens, scores, types *formats.LazyList
 	merges                *formats.LazyList
 	ids                   []string // the tree ids of the arrays, to recognise them when selected
+
+	mergeOnce sync.Once
+	mergeOf   map[string]int // a merge's result → its rank (index in merges)
 }
 
 // Vocabulary returns the file's tokenizer vocabulary, or nil when the
@@ -61,6 +66,9 @@ func (t *MetaTree) Vocabulary() *Vocabulary {
 	}
 	if v.tokens == nil || v.tokens.Raw == nil {
 		return nil
+	}
+	if v.merges != nil && v.merges.Raw == nil {
+		v.merges = nil // not an array of strings
 	}
 	// Arrays of another length are not this vocabulary's columns.
 	for _, l := range []**formats.LazyList{&v.scores, &v.types} {
@@ -105,11 +113,21 @@ func (v *Vocabulary) Title() string {
 	return title
 }
 
+// Columns head the table's columns: id, token, score, type, and merge
+// when the tokenizer has merges.
+func (v *Vocabulary) Columns() []string {
+	if v.merges != nil {
+		return vocabColumns
+	}
+	return vocabColumns[:4]
+}
+
 // Row is token id i as the table shows it: id, token (whitespace and
-// bytes made visible), score, type. A file truncated on disk since it was
-// opened shows its lost entries as unreadable.
-func (v *Vocabulary) Row(i int) [4]string {
-	var row [4]string
+// bytes made visible), score, type, and the merge that makes it ("a b
+// (rank 12)", empty for a token no merge makes). A file truncated on disk
+// since it was opened shows its lost entries as unreadable.
+func (v *Vocabulary) Row(i int) [5]string {
+	var row [5]string
 	if i < 0 || i >= v.Len() {
 		return row
 	}
@@ -122,12 +140,40 @@ func (v *Vocabulary) Row(i int) [4]string {
 		if v.types != nil {
 			row[3] = tokenTypeName(v.types.At(i))
 		}
+		if v.merges != nil {
+			if rank, ok := v.mergeRanks()[string(v.tokens.Raw(i))]; ok {
+				raw := v.merges.Raw(rank)
+				sp := bytes.IndexByte(raw, ' ')
+				row[4] = VisibleToken(raw[:sp]) + " " + VisibleToken(raw[sp+1:]) + " (rank " + strconv.Itoa(rank) + ")"
+			}
+		}
 		return nil
 	})
 	if err != nil {
-		row[1], row[2], row[3] = UnreadableBytes, "", ""
+		row[1], row[2], row[3], row[4] = UnreadableBytes, "", "", ""
 	}
 	return row
+}
+
+// mergeRanks maps what each merge makes to its rank, built on first use:
+// merge "a b" makes the token "ab" (BPE tokens hold no spaces; the
+// vocabulary spells them Ġ), and the first merge that makes a token wins.
+func (v *Vocabulary) mergeRanks() map[string]int {
+	v.mergeOnce.Do(func() {
+		v.mergeOf = make(map[string]int, v.merges.Len)
+		for r := 0; r < v.merges.Len; r++ {
+			raw := v.merges.Raw(r)
+			sp := bytes.IndexByte(raw, ' ')
+			if sp < 0 {
+				continue
+			}
+			made := string(raw[:sp]) + string(raw[sp+1:])
+			if _, seen := v.mergeOf[made]; !seen {
+				v.mergeOf[made] = r
+			}
+		}
+	})
+	return v.mergeOf
 }
 
 func tokenTypeName(x any) string {

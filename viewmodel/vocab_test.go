@@ -33,7 +33,7 @@ func TestVocabularyRowsOfLlamaSPM(t *testing.T) {
 	if v.Len() != 32000 || v.Title() != "Vocabulary — 32,000 tokens, scores and types" {
 		t.Errorf("%d tokens, title %q", v.Len(), v.Title())
 	}
-	for _, want := range [][4]string{
+	for _, want := range [][5]string{
 		{"0", "<unk>", "0", "unknown"},
 		{"1", "<s>", "0", "control"},
 		{"13", "<0x0A>", "0", "byte"},
@@ -48,7 +48,7 @@ func TestVocabularyRowsOfLlamaSPM(t *testing.T) {
 			t.Errorf("row %s: %q, want %q", want[0], got, want)
 		}
 	}
-	if got := v.Row(32000); got != [4]string{} {
+	if got := v.Row(32000); got != [5]string{} {
 		t.Errorf("row past the end: %q", got)
 	}
 	// Find by id, by text (wrapping round), and a byte token as shown.
@@ -121,6 +121,37 @@ func BenchmarkVocabularyFind(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if v.Find("no such token", 0) != -1 {
 			b.Fatal("found")
+		}
+	}
+}
+
+// TestVocabularyMerges: a BPE tokenizer's merges show beside the tokens
+// they make, with their rank; a token no merge makes has none.
+func TestVocabularyMerges(t *testing.T) {
+	// Long enough to stay in the file as lazy lists, as real ones do.
+	tokens := []string{"a", "b", "ab", "c", "abc", "Ġ", "Ġa"}
+	merges := []string{"a b", "ab c", "Ġ a", "a bc"}
+	for i := 0; i < 1000; i++ {
+		tokens = append(tokens, "t"+strconv.Itoa(i))
+		merges = append(merges, "u"+strconv.Itoa(i)+" x")
+	}
+	var buf bytes.Buffer
+	kvs := []gguf.KV{{Key: "tokenizer.ggml.tokens", Value: tokens}, {Key: "tokenizer.ggml.merges", Value: merges}}
+	if _, _, err := gguf.WriteHeader(&buf, kvs, nil, 32); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := formats.OpenBytes("bpe.gguf", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	v := NewMetaTree(doc.Metadata).Vocabulary()
+	if v == nil || len(v.Columns()) != 5 || v.Title() != "Vocabulary — 1,007 tokens; 1,004 merges" {
+		t.Fatalf("vocabulary %v", v)
+	}
+	for id, want := range map[int]string{0: "", 2: "a b (rank 0)", 4: "ab c (rank 1)", 6: "Ġ a (rank 2)"} {
+		if got := v.Row(id)[4]; got != want {
+			t.Errorf("merge of token %d: %q, want %q", id, got, want)
 		}
 	}
 }
