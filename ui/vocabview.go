@@ -10,8 +10,8 @@ import (
 	"tensorscope/viewmodel"
 )
 
-// vocabColumnWidths are the widths of the vocabulary table's columns: id,
-// token, score, type, merge.
+// vocabColumnWidths are the widths of the vocabulary table's columns, in
+// the order of viewmodel.VocabColumn: id, token, score, type, merge.
 var vocabColumnWidths = [...]float32{80, 280, 100, 110, 260}
 
 // vocabView shows a GGUF tokenizer's parallel arrays as one table (id,
@@ -30,31 +30,32 @@ type vocabView struct {
 
 func newVocabView(win fyne.Window, v *viewmodel.Vocabulary) *vocabView {
 	w := &vocabView{v: v}
+	cols := v.Columns()
 	title := widget.NewLabelWithStyle(v.Title(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Truncation = fyne.TextTruncateEllipsis
 	w.result = widget.NewLabel("")
 	w.table = newKeyTable(win,
-		func() (int, int) { return v.Len(), len(v.Columns()) },
+		func() (int, int) { return v.Len(), len(cols) },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("")
 			l.Truncation = fyne.TextTruncateEllipsis
 			return l
 		},
 		func(id widget.TableCellID, o fyne.CanvasObject) {
-			if id.Col >= 0 && id.Col < len(v.Columns()) {
-				o.(*widget.Label).SetText(v.Row(id.Row)[id.Col])
+			if id.Col >= 0 && id.Col < len(cols) {
+				o.(*widget.Label).SetText(v.Row(id.Row)[cols[id.Col]])
 			}
 		})
 	w.table.ShowHeaderColumn = false
 	w.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		if id.Col >= 0 && id.Col < len(v.Columns()) {
+		if id.Col >= 0 && id.Col < len(cols) {
 			l := o.(*widget.Label)
 			l.TextStyle.Bold = true
-			l.SetText(v.Columns()[id.Col])
+			l.SetText(viewmodel.VocabColumnTitles[cols[id.Col]])
 		}
 	}
-	for i, width := range vocabColumnWidths {
-		w.table.SetColumnWidth(i, themePx(width))
+	for i, col := range cols {
+		w.table.SetColumnWidth(i, themePx(vocabColumnWidths[col]))
 	}
 	w.find = newKeyEntry(windowKeys(win))
 	w.find.SetPlaceHolder("Find a token by text, or an id (Enter: next)")

@@ -22,9 +22,20 @@ const (
 	vocabMergesKey = "tokenizer.ggml.merges"
 )
 
-// vocabColumns head the vocabulary table's columns; a BPE tokenizer's
-// has a fifth, the merge that makes each token.
-var vocabColumns = []string{"id", "token", "score", "type", "merge"}
+// VocabColumn is a column of the vocabulary table; Row's cells are in
+// this order.
+type VocabColumn int
+
+const (
+	VocabID VocabColumn = iota
+	VocabToken
+	VocabScore
+	VocabType
+	VocabMerge
+)
+
+// VocabColumnTitles head the columns.
+var VocabColumnTitles = [...]string{"id", "token", "score", "type", "merge"}
 
 // tokenTypeNames are llama.cpp's token types (llama_token_type).
 var tokenTypeNames = []string{"undefined", "normal", "unknown", "control", "user-defined", "unused", "byte"}
@@ -113,13 +124,19 @@ func (v *Vocabulary) Title() string {
 	return title
 }
 
-// Columns head the table's columns: id, token, score, type, and merge
-// when the tokenizer has merges.
-func (v *Vocabulary) Columns() []string {
-	if v.merges != nil {
-		return vocabColumns
+// Columns are the table's columns: id and token, and score, type and
+// merge where the tokenizer has them.
+func (v *Vocabulary) Columns() []VocabColumn {
+	cols := []VocabColumn{VocabID, VocabToken}
+	for _, c := range []struct {
+		col  VocabColumn
+		list *formats.LazyList
+	}{{VocabScore, v.scores}, {VocabType, v.types}, {VocabMerge, v.merges}} {
+		if c.list != nil {
+			cols = append(cols, c.col)
+		}
 	}
-	return vocabColumns[:4]
+	return cols
 }
 
 // Row is token id i as the table shows it: id, token (whitespace and
