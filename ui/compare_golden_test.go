@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"tensorscope/formats"
 	"tensorscope/formats/tmfile"
@@ -90,7 +91,7 @@ func TestGoldenComparisonTab(t *testing.T) {
 	win := goldenWindow(t, tab.content, 1280, 760)
 	test.AssertRendersToImage(t, "compare_list.png", win.Canvas())
 
-	tab.list.Select(0) // the most different pair: conv.weight
+	tab.table.table.Select(widget.TableCellID{Row: 0, Col: 0}) // the most different pair: conv.weight
 	settleComparison(t, q, c)
 	if p := c.Pair(); p == nil || p.Name() != "conv.weight" {
 		t.Fatalf("selected %v, want conv.weight first", p)

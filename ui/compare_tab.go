@@ -26,11 +26,20 @@ type compareTab struct {
 	only     *widget.Label
 	busy     *widget.Label
 	progress *widget.ProgressBar
-	filter   *widget.Entry
-	list     *widget.List
+	filter   *keyEntry
+	table    *pairTable
 	pair     *comparePairView
 	panes    *container.AppTabs
 	graph    *compareGraphView
+}
+
+// window is the main window the tab is in, nil in tests that build the
+// tab alone.
+func (t *compareTab) window() fyne.Window {
+	if t.mw == nil {
+		return nil
+	}
+	return t.mw.win
 }
 
 // newCompareTab builds the tab for c and follows its changes.
@@ -49,33 +58,19 @@ func (t *compareTab) build() fyne.CanvasObject {
 	t.only = widget.NewLabel("")
 	t.busy = widget.NewLabel("")
 	t.progress = widget.NewProgressBar()
-	t.filter = widget.NewEntry()
+	t.filter = newKeyEntry(windowKeys(t.window()))
 	t.filter.SetPlaceHolder("Filter pairs by name")
 	t.filter.OnChanged = t.c.SetFilter
-	t.list = widget.NewList(t.c.Rows, func() fyne.CanvasObject {
-		name := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		name.Truncation = fyne.TextTruncateEllipsis
-		detail := widget.NewLabel("")
-		detail.Truncation = fyne.TextTruncateEllipsis
-		detail.TextStyle.Monospace = true
-		return container.NewVBox(name, detail)
-	}, func(id widget.ListItemID, o fyne.CanvasObject) {
-		title, detail := t.c.RowText(id)
-		box := o.(*fyne.Container)
-		box.Objects[0].(*widget.Label).SetText(title)
-		d := box.Objects[1].(*widget.Label)
-		d.SetText(detail)
-		d.Importance = widget.MediumImportance
-		if f := t.c.Row(id); f != nil && !f.Within() {
-			d.Importance = widget.WarningImportance
-		}
-		d.Refresh()
-	})
-	t.list.OnSelected = func(id widget.ListItemID) { t.c.Select(id) }
+	t.table = newPairTable(t.mw, t.c)
+	t.filter.nav = t.table.table.navigate
 	t.pair = newComparePairView(t.c)
-	left := container.NewBorder(t.filter, nil, nil, nil, t.list)
-	split := container.NewHSplit(left, t.pair.content)
-	split.Offset = 0.3
+	left := container.NewBorder(t.filter, nil, nil, nil, t.table.content)
+	// The table above the pair's views, across the whole width, so that
+	// every column of diff fits a 1024-pixel window; the divider drags.
+	// The pair's views scroll when the divider leaves them less than
+	// their least height, so that it drags both ways.
+	split := container.NewVSplit(left, container.NewVScroll(t.pair.content))
+	split.Offset = 0.4
 	t.panes = container.NewAppTabs(container.NewTabItem("Tensors", split))
 	status := container.NewBorder(nil, nil, t.busy, nil, t.progress)
 	return container.NewBorder(container.NewVBox(t.summary, status), nil, nil, nil, t.panes)
@@ -93,8 +88,7 @@ func (t *compareTab) update(ch compare.Change) {
 		}
 	}
 	if ch&compare.ChangedRows != 0 {
-		t.list.UnselectAll()
-		t.list.Refresh()
+		t.table.rowsChanged()
 	}
 	if ch&compare.ChangedProgress != 0 {
 		t.updateProgress()

@@ -107,11 +107,15 @@ func (dt *docTab) rebuild() {
 	oldPanes, oldTensors, oldGraph := dt.panes, dt.tensors, dt.graph
 	dt.tensors = newTensorPane(dt.mw.win, d)
 	dt.tensorsAt = container.NewTabItem("Tensors", dt.tensors.content)
+	metaAt := container.NewTabItem("Metadata", newMetaPane(dt.mw.win, d, dt.inspectTensor))
 	dt.panes = container.NewAppTabs(
 		dt.tensorsAt,
 		container.NewTabItem("Header", newHeaderPane(dt.mw.win, d)),
-		container.NewTabItem("Metadata", newMetaPane(dt.mw.win, d, dt.inspectTensor)),
+		metaAt,
 	)
+	if len(d.Doc.Tensors) == 0 && !d.Meta.Empty() {
+		dt.panes.Select(metaAt) // a file of metadata alone (a GGUF vocabulary) opens on it
+	}
 	if dt.overview != nil {
 		dt.overview.close()
 		dt.overview = nil

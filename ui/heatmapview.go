@@ -70,6 +70,7 @@ func (h *heatmapView) MinSize() fyne.Size { return themeSize(200, 120) }
 // imageRect is where the image goes: the area right of the row ticks and
 // above the column ticks, keeping square cells unless the plane is more
 // than three times wider than tall (or the reverse), when it stretches.
+// A conv mosaic always keeps them: its kernels are square.
 func (h *heatmapView) imageRect(size fyne.Size) (fyne.Position, fyne.Size) {
 	w := size.Width - themePx(heatLeftGap+4)
 	ht := size.Height - themePx(heatBottomGap+4)
@@ -79,7 +80,7 @@ func (h *heatmapView) imageRect(size fyne.Size) (fyne.Position, fyne.Size) {
 	res := h.in.Heatmap()
 	if res != nil {
 		ratio := float64(res.View.Cols) / float64(res.View.Rows)
-		if ratio <= 3 && ratio >= 1.0/3 {
+		if res.Kernels || (ratio <= 3 && ratio >= 1.0/3) {
 			if float64(w)/float64(ht) > ratio {
 				w = float32(float64(ht) * ratio)
 			} else {
@@ -255,6 +256,12 @@ func (r *heatmapRenderer) buildTicks(pos fyne.Position, sz fyne.Size) {
 		fg := theme.Color(theme.ColorNameForeground)
 		textSize := theme.TextSize() * 0.8
 		g, v := res.Grid, res.View
+		if res.Kernels {
+			r.kernelTicks(res, pos, sz, fg, textSize)
+			r.objects = append(append(r.objects[:0], r.img), separators(res, pos, sz)...)
+			r.objects = append(append(r.objects, r.frame), r.ticks...)
+			return
+		}
 		rows := intTicks(v.Row, v.Row+v.Rows-1, max(2, int(sz.Height/40)))
 		for _, e := range rows {
 			cell := float32((e-v.Row)/g.RowStep) + 0.5
@@ -284,6 +291,59 @@ func (r *heatmapRenderer) buildTicks(pos fyne.Position, sz fyne.Size) {
 	}
 	r.objects = append(append(r.objects[:0], r.img), separators(res, pos, sz)...)
 	r.objects = append(append(r.objects, r.frame), r.ticks...)
+}
+
+// kernelTicks labels a conv mosaic's rows by output channel and its
+// columns by input channel, each tick at the middle of its kernels.
+func (r *heatmapRenderer) kernelTicks(res *viewmodel.HeatmapImage, pos fyne.Position, sz fyne.Size, fg color.Color, textSize float32) {
+	g, v := res.Grid, res.View
+	label := func(text string) *canvas.Text {
+		t := canvas.NewText(text, fg)
+		t.TextSize = textSize
+		t.Resize(t.MinSize())
+		return t
+	}
+	// Channel k's kernels span elements [k·block, (k+1)·block); the image
+	// covers cells·step elements from first.
+	centre := func(k, block, first, step, cells int) (float32, bool) {
+		f := (float32(k*block) + float32(block)/2 - float32(first)) / float32(step*cells)
+		return f, f >= 0 && f <= 1
+	}
+	// Labels that would touch the one before are left out (a narrow
+	// mosaic of three input channels has room for one or two).
+	gap := themePx(4)
+	lastBottom := float32(math.Inf(-1))
+	outs := intTicks(v.Row/res.RowBlock, (v.Row+v.Rows-1)/res.RowBlock, max(2, int(sz.Height/40)))
+	for _, k := range outs {
+		f, ok := centre(k, res.RowBlock, v.Row, g.RowStep, g.Rows)
+		if !ok {
+			continue
+		}
+		y := pos.Y + f*sz.Height
+		t := label(fmt.Sprintf("out %d", k))
+		if y-t.Size().Height/2 < lastBottom+gap {
+			continue
+		}
+		lastBottom = y + t.Size().Height/2
+		t.Move(fyne.NewPos(pos.X-themePx(heatTickLen+2)-t.Size().Width, y-t.Size().Height/2))
+		r.ticks = append(r.ticks, tickLine(pos.X-themePx(heatTickLen), y, pos.X, y, fg), t)
+	}
+	lastRight := float32(math.Inf(-1))
+	ins := intTicks(v.Col/res.ColBlock, (v.Col+v.Cols-1)/res.ColBlock, max(2, int(sz.Width/56)))
+	for _, k := range ins {
+		f, ok := centre(k, res.ColBlock, v.Col, g.ColStep, g.Cols)
+		if !ok {
+			continue
+		}
+		x, y := pos.X+f*sz.Width, pos.Y+sz.Height
+		t := label(fmt.Sprintf("in %d", k))
+		if x-t.Size().Width/2 < lastRight+gap {
+			continue
+		}
+		lastRight = x + t.Size().Width/2
+		t.Move(fyne.NewPos(x-t.Size().Width/2, y+themePx(heatTickLen)))
+		r.ticks = append(r.ticks, tickLine(x, y, x, y+themePx(heatTickLen), fg), t)
+	}
 }
 
 func tickLine(x1, y1, x2, y2 float32, c color.Color) *canvas.Line {

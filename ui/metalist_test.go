@@ -44,8 +44,9 @@ func findWidgets(o fyne.CanvasObject, trees *[]*widget.Tree, lists *[]*widget.Li
 	}
 }
 
-// TestMetaPaneLazyList: a 20,000-token vocabulary is one tree row; selecting
+// TestMetaPaneLazyList: a 20,000-string array is one tree row; selecting
 // it fills the list beside the tree, which builds rows only for what shows.
+// (A tokenizer's tokens show in the vocabulary table: vocab_test.go.)
 func TestMetaPaneLazyList(t *testing.T) {
 	test.NewTempApp(t)
 	tokens := make([]string, 20000)
@@ -53,7 +54,7 @@ func TestMetaPaneLazyList(t *testing.T) {
 		tokens[i] = fmt.Sprintf("tok%05d", i)
 	}
 	var buf bytes.Buffer
-	if _, _, err := gguf.WriteHeader(&buf, []gguf.KV{{Key: "general.name", Value: "v"}, {Key: "tokenizer.ggml.tokens", Value: tokens}}, nil, 32); err != nil {
+	if _, _, err := gguf.WriteHeader(&buf, []gguf.KV{{Key: "general.name", Value: "v"}, {Key: "x.long_strings", Value: tokens}}, nil, 32); err != nil {
 		t.Fatal(err)
 	}
 	q := viewmodel.NewQueue()
@@ -72,7 +73,7 @@ func TestMetaPaneLazyList(t *testing.T) {
 	if list.Length() != 0 {
 		t.Fatalf("list shows %d rows before a selection", list.Length())
 	}
-	trees[0].Select("1") // tokenizer.ggml.tokens
+	trees[0].Select("1") // x.long_strings
 	if list.Length() != 20000 {
 		t.Fatalf("list length %d", list.Length())
 	}
@@ -80,7 +81,7 @@ func TestMetaPaneLazyList(t *testing.T) {
 	labels = nil
 	findWidgets(pane, &trees, &lists, &labels)
 	text := strings.Join(labels, "|")
-	if !strings.Contains(text, "tokenizer.ggml.tokens — 20,000 strings") || !strings.Contains(text, `"tok19999"`) || !strings.Contains(text, "19999") {
+	if !strings.Contains(text, "x.long_strings — 20,000 strings") || !strings.Contains(text, `"tok19999"`) || !strings.Contains(text, "19999") {
 		t.Errorf("after scrolling to the end the pane shows %.300s", text)
 	}
 	if n := strings.Count(text, `"tok`); n > 200 {

@@ -46,6 +46,13 @@ func newMetaPane(win fyne.Window, d *viewmodel.Doc, inspect ...func(i int)) fyne
 	})
 	inspectButton.Disable()
 	lists := newLazyListView(mt)
+	// A tokenizer's parallel arrays show as one vocabulary table, from the
+	// start; another long array selected in the tree shows in the list.
+	var vocab *vocabView
+	if v := mt.Vocabulary(); v != nil {
+		vocab = newVocabView(win, v)
+		lists.box.Hide()
+	}
 	tree.OnSelected = func(id widget.TreeNodeID) {
 		selected = id
 		path.SetText(mt.Path(id))
@@ -55,7 +62,17 @@ func newMetaPane(win fyne.Window, d *viewmodel.Doc, inspect ...func(i int)) fyne
 		} else {
 			inspectButton.Disable()
 		}
-		lists.show(id)
+		switch {
+		case vocab != nil && vocab.v.Holds(id):
+			lists.box.Hide()
+			vocab.box.Show()
+		case mt.LazyList(id) != nil:
+			lists.show(id)
+			lists.box.Show()
+			if vocab != nil {
+				vocab.box.Hide()
+			}
+		}
 	}
 	tree.OpenBranch("")
 	for _, c := range mt.Children("") {
@@ -76,8 +93,11 @@ func newMetaPane(win fyne.Window, d *viewmodel.Doc, inspect ...func(i int)) fyne
 		return left
 	}
 	var right fyne.CanvasObject = lists.box
+	if vocab != nil {
+		right = container.NewStack(lists.box, vocab.box)
+	}
 	if extras != nil {
-		right = container.NewVSplit(container.NewScroll(extras), lists.box)
+		right = container.NewVSplit(container.NewScroll(extras), right)
 		if !mt.HasLazyLists() {
 			right = container.NewScroll(extras)
 		}

@@ -3,6 +3,7 @@ package viewmodel
 import (
 	"image/color"
 	"math"
+	"sync"
 
 	"gonum.org/v1/plot/palette/moreland"
 )
@@ -131,4 +132,30 @@ func grayscale() *Colormap {
 
 func lerp8(a, b uint8, f float64) uint8 {
 	return uint8(math.Round(float64(a)*(1-f) + float64(b)*f))
+}
+
+// specialsKey names a colour map drawn with other NaN, +Inf and −Inf
+// colours.
+type specialsKey struct {
+	c                   *Colormap
+	nan, posInf, negInf color.NRGBA
+}
+
+var withSpecials sync.Map // specialsKey → *Colormap
+
+// WithSpecials is c drawing NaN, +Inf and −Inf in the given colours: one
+// map per combination, so that widgets that cache by map (the colour
+// bar's gradient) see the same one each time.
+func (c *Colormap) WithSpecials(nan, posInf, negInf color.NRGBA) *Colormap {
+	if c.NaN == nan && c.PosInf == posInf && c.NegInf == negInf {
+		return c
+	}
+	key := specialsKey{c, nan, posInf, negInf}
+	if m, ok := withSpecials.Load(key); ok {
+		return m.(*Colormap)
+	}
+	m := *c
+	m.NaN, m.PosInf, m.NegInf = nan, posInf, negInf
+	got, _ := withSpecials.LoadOrStore(key, &m)
+	return got.(*Colormap)
 }

@@ -57,6 +57,10 @@ type HeatmapImage struct {
 	// RowBlock and ColBlock are the plane's blocks (a mosaic's kernel
 	// size), between which the heatmap draws thin lines; 0 for none.
 	RowBlock, ColBlock int
+	// Kernels reports a conv weight's mosaic (MosaicExpr): block (o, i)
+	// is the kernel of output channel o and input channel i, drawn with
+	// square elements and its axes counted in channels.
+	Kernels bool
 }
 
 type heatmapState struct {
@@ -301,6 +305,7 @@ func (in *Inspector) startHeatmap() {
 	cmap, colours := h.cmap, in.colourRange()
 	pr, pc := in.PlaneSize()
 	rb, cb := h.separators()
+	kernels := h.showsKernels()
 	in.setProgress("Heatmap", 0)
 	h.task = StartTask(in.post, in.doc, func(ctx context.Context, progress Progress) (*HeatmapImage, error) {
 		// A region, not a slice: a composite plane's zoom need not be a view.
@@ -309,7 +314,7 @@ func (in *Inspector) startHeatmap() {
 			return nil, err
 		}
 		res := &HeatmapImage{Grid: g, View: view, PlaneRows: pr, PlaneCols: pc, Reduction: ReductionNames[red],
-			RowBlock: rb, ColBlock: cb}
+			RowBlock: rb, ColBlock: cb, Kernels: kernels}
 		Colourise(res, cmap, colours.mode, colours.lo, colours.hi)
 		return res, nil
 	}, func(f float64) { in.setProgress("Heatmap", f) }, func(r *HeatmapImage, err error) {

@@ -209,8 +209,14 @@ func (h *heatmapState) separators() (rows, cols int) {
 		return 0, 0
 	}
 	rows, cols = h.plane.AxisBlock(0), h.plane.AxisBlock(1)
-	if h.mosaic[0] > 0 && h.rowAxis == 0 && h.colAxis == 1 {
+	if h.showsKernels() {
 		rows, cols = h.mosaic[0], h.mosaic[1]
 	}
 	return rows, cols
+}
+
+// showsKernels reports that the plane is a conv weight's mosaic: rows of
+// output channels, columns of input channels.
+func (h *heatmapState) showsKernels() bool {
+	return h.mosaic[0] > 0 && h.rowAxis == 0 && h.colAxis == 1
 }

@@ -135,7 +135,7 @@ func (h *header) fields(prefix string) []formats.HeaderField {
 	}
 	if h.metaSpan > 0 {
 		out = append(out, formats.HeaderField{Name: prefix + "__metadata__", Offset: h.metaAt, Size: int(h.metaSpan),
-			Value: h.metadataSummary(), Meaning: "the Metadata pane lists it"})
+			Value: h.metadataSummary(), Meaning: h.metadataMeaning()})
 	}
 	for _, e := range h.tensors {
 		shape := strings.ReplaceAll(fmt.Sprint(e.shape), " ", ",")
@@ -160,6 +160,14 @@ func (h *header) metadataSummary() string {
 		return "1 entry"
 	}
 	return fmt.Sprintf("%d entries", len(h.metadata.Children))
+}
+
+// metadataMeaning says where the metadata is seen, or that there is none.
+func (h *header) metadataMeaning() string {
+	if h.metadata == nil || !h.metadata.IsLeaf() && len(h.metadata.Children) == 0 {
+		return "the file holds no metadata"
+	}
+	return "the Metadata pane lists it"
 }
 
 // tree is the header's tensor entries as a metadata tree, as the JSON has them.

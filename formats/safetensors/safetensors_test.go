@@ -343,15 +343,18 @@ func TestMetadataFieldSaysWhatItHolds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := ""
+		got, meaning := "", ""
 		for _, f := range doc.Header {
 			if f.Name == "__metadata__" {
-				got = fmt.Sprint(f.Value)
+				got, meaning = fmt.Sprint(f.Value), f.Meaning
 			}
 		}
 		doc.Close()
 		if got != want {
 			t.Errorf("__metadata__ %s: the field reads %q, want %q", meta, got, want)
+		}
+		if none := strings.Contains(want, "no metadata"); none != (meaning == "the file holds no metadata") {
+			t.Errorf("__metadata__ %s: its meaning reads %q", meta, meaning)
 		}
 	}
 }

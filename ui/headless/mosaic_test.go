@@ -40,3 +40,17 @@ func TestRenderConvMosaic(t *testing.T) {
 		t.Errorf("an expression that does not fit: %v", err)
 	}
 }
+
+// The first convolution of torchvision's MobileNetV3-Small, onnx::Conv_421
+// [16,3,3,3], is a mosaic six times taller than wide: its 3×3 kernels are
+// drawn square (the heatmap stretched them to 95×46 pixels), and its axes
+// count output channels down and input channels across.
+func TestRenderTallConvMosaicKeepsKernelsSquare(t *testing.T) {
+	doc, err := formats.Open(filepath.Join(samples.Dir(t, "onnx/torchvision-export"), "mobilenet_v3_small_opset13.onnx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	opt := RenderOptions{View: ViewHeatmap, Width: 640, Height: 640, Tensor: tensorNamed(t, doc, "onnx::Conv_421")}
+	assertGolden(t, "heatmap_conv_mosaic_tall.png", render(t, doc, opt))
+}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"tensorscope/viewmodel"
 	"testing"
@@ -79,9 +81,11 @@ func TestComparisonListsPairsMostDifferentFirst(t *testing.T) {
 	if !c.Row(1).Within() || c.Row(0).Within() {
 		t.Errorf("b is identical, w shifted: %+v %+v", c.Row(0).Diff, c.Row(1).Diff)
 	}
-	title, detail := c.RowText(0)
-	if !strings.Contains(title, "w  float32[8, 12]") || !strings.Contains(detail, "rel ") {
-		t.Errorf("row text %q / %q", title, detail)
+	if got := []string{c.Cell(0, PairName), c.Cell(0, PairDType), c.Cell(0, PairShape), c.Cell(1, PairOverTol)}; !slices.Equal(got, []string{"w", "float32", "[8, 12]", "0"}) {
+		t.Errorf("cells %q", got)
+	}
+	if _, err := strconv.ParseFloat(c.Cell(0, PairRelL2), 64); err != nil {
+		t.Errorf("rel_l2 cell %q: %v", c.Cell(0, PairRelL2), err)
 	}
 	s := c.Summary()
 	if !strings.Contains(s, "2 pairs: 1 within") || !strings.Contains(s, "graphs: 1 node added, 0 removed") {
@@ -117,8 +121,15 @@ func TestComparisonPairViewsMoveTogether(t *testing.T) {
 	if ha.Lo != hb.Lo || ha.Hi != hb.Hi {
 		t.Errorf("A and B ranges differ: [%g,%g] [%g,%g]", ha.Lo, ha.Hi, hb.Lo, hb.Hi)
 	}
-	if hd.Colormap != DiffColormap || hd.Lo != -hd.Hi {
+	if hd.Colormap.Name != DiffColormap.Name || hd.Lo != -hd.Hi {
 		t.Errorf("A−B: %s over [%g,%g], want the diverging map symmetric about 0", hd.Colormap.Name, hd.Lo, hd.Hi)
+	}
+	// One legend: NaN and ±Inf have the same colours in all three panels.
+	for _, h := range []*viewmodel.HeatmapImage{ha, hb} {
+		if a, d := h.Colormap, hd.Colormap; a.NaN != d.NaN || a.PosInf != d.PosInf || a.NegInf != d.NegInf {
+			t.Errorf("A or B (%s) draws NaN, +Inf, −Inf as %v %v %v, A−B as %v %v %v",
+				a.Name, a.NaN, a.PosInf, a.NegInf, d.NaN, d.PosInf, d.NegInf)
+		}
 	}
 	// Element (2,3) is 27 in A and 27 + (27%5)·0.01 in B.
 	info := p.CellInfo(2, 3)

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"image/color"
 	"math"
 	"tensorscope/viewmodel"
 
@@ -26,6 +27,22 @@ var DiffColormap = func() *viewmodel.Colormap {
 	}
 	panic("viewmodel: no diverging colour map")
 }()
+
+// The NaN, +Inf and −Inf colours of all three heatmaps of a comparison,
+// whatever the colour map of A and B: one legend reads for A, B and A−B.
+// Each is far from every colour of every map offered (A and B may use any;
+// A−B uses the diverging one), which no map's own colours are.
+var (
+	SpecialNaN    = color.NRGBA{255, 0, 255, 255} // magenta
+	SpecialPosInf = color.NRGBA{0, 255, 255, 255} // cyan
+	SpecialNegInf = color.NRGBA{0, 255, 0, 255}   // green
+)
+
+// comparisonMap is cm drawing non-finite values in the comparison's
+// colours.
+func comparisonMap(cm *viewmodel.Colormap) *viewmodel.Colormap {
+	return cm.WithSpecials(SpecialNaN, SpecialPosInf, SpecialNegInf)
+}
 
 // pairHeatmaps is what the heatmap task hands back.
 type pairHeatmaps struct {
@@ -108,9 +125,9 @@ func computePairHeatmaps(ctx context.Context, pa, pb *tensor.Tensor, view viewmo
 	for i, g := range []*tensor.Grid{ga, gb, gd} {
 		r.heat[i] = &viewmodel.HeatmapImage{Grid: g, View: view, PlaneRows: pr, PlaneCols: pc, Reduction: viewmodel.ReductionNames[0]}
 	}
-	viewmodel.Colourise(r.heat[0], cmap, viewmodel.RangeManual, lo, hi)
-	viewmodel.Colourise(r.heat[1], cmap, viewmodel.RangeManual, lo, hi)
-	viewmodel.Colourise(r.heat[2], DiffColormap, viewmodel.RangeSymmetric, 0, 0)
+	viewmodel.Colourise(r.heat[0], comparisonMap(cmap), viewmodel.RangeManual, lo, hi)
+	viewmodel.Colourise(r.heat[1], comparisonMap(cmap), viewmodel.RangeManual, lo, hi)
+	viewmodel.Colourise(r.heat[2], comparisonMap(DiffColormap), viewmodel.RangeSymmetric, 0, 0)
 	r.note = heatNote(r.heat[0], mode, exact)
 	return r, nil
 }

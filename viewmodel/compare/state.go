@@ -46,7 +46,8 @@ type Comparison struct {
 	figures  []PairFigures // in A's order
 	graph    *GraphDiff
 	filter   string
-	rows     []int // indices into figures: filtered, most different first
+	sort     pairSort
+	rows     []int // indices into figures: filtered, in the sort's order
 
 	progress map[string]float64
 	openTask *viewmodel.Task
@@ -307,6 +308,7 @@ func (c *Comparison) refilter() {
 			c.rows = append(c.rows, i)
 		}
 	}
+	c.sortRows()
 }
 
 // Rows is the number of listed pairs.
@@ -318,38 +320,6 @@ func (c *Comparison) Row(i int) *PairFigures {
 		return nil
 	}
 	return &c.figures[c.rows[i]]
-}
-
-// RowText is row i as the list shows it: name, dtypes and shape, then the
-// figures or why the pair was not compared.
-func (c *Comparison) RowText(i int) (title, detail string) {
-	f := c.Row(i)
-	if f == nil {
-		return "", ""
-	}
-	dtype := f.DTypeA.String()
-	if f.DTypeB != f.DTypeA {
-		dtype += " / " + f.DTypeB.String()
-	}
-	title = fmt.Sprintf("%s  %s%s", f.Name, dtype, viewmodel.FormatDims(f.ShapeA))
-	if !f.Compared() {
-		if f.NotCompared == "shapes differ" {
-			return title, "not compared: shapes " + viewmodel.FormatDims(f.ShapeA) + " and " + viewmodel.FormatDims(f.ShapeB)
-		}
-		return title, "not compared: " + f.NotCompared
-	}
-	num := func(v float64, ok bool) string {
-		if !ok {
-			return "–"
-		}
-		return viewmodel.FormatFloat(v, 4)
-	}
-	detail = fmt.Sprintf("rel %s  max|Δ| %s  rmse %s  cos %s  over tol %s", num(f.RelL2()), num(f.MaxAbs()),
-		num(f.RMSE()), num(f.Cosine()), viewmodel.FormatCount(f.Diff.OverTol))
-	if n := f.Diff.NaNMismatch + f.Diff.InfMismatch; n > 0 {
-		detail += fmt.Sprintf("  NaN≠ %d Inf≠ %d", f.Diff.NaNMismatch, f.Diff.InfMismatch)
-	}
-	return title, detail
 }
 
 // Select shows listed row i in the pair views (−1 for none).
