@@ -215,7 +215,6 @@ func windowOf(st *tensor.Storage) *remote.Window {
 	return w
 }
 
-
 // HeaderReaders is how many further files' headers (shards of an index)
 // a codec reads at once: one per core for local files, more for remote
 // ones, whose reads wait on the network.
@@ -224,4 +223,15 @@ func HeaderReaders(docPath string) int {
 		return 16
 	}
 	return runtime.GOMAXPROCS(0)
+}
+
+// MapFile maps a local file (tensor.MapFile) or opens a remote one, whose
+// bytes past the first block fault until fetched: for a codec that peeks
+// at a further file (the format of an index's shards).
+func MapFile(path string) (*tensor.Storage, error) {
+	if IsRemote(path) {
+		st, _, err := openRemoteStorage(context.Background(), path)
+		return st, err
+	}
+	return tensor.MapFile(path)
 }

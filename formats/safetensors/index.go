@@ -290,7 +290,7 @@ func shardFormat(src *formats.Source) *formats.Format {
 		if err != nil {
 			continue
 		}
-		st, err := tensor.MapFile(path)
+		st, err := formats.MapFile(path)
 		if err != nil {
 			continue
 		}

@@ -30,9 +30,9 @@ type Faults struct {
 	Latency     time.Duration // wait before each answer
 	StallAfter  int64         // send this many bytes, then nothing until the client gives up (≥0 with Stall)
 	Stall       bool
-	ChangeAfter int           // from this request on (1-based) the file has another ETag and Last-Modified
-	RedirectTo  string        // answer 302 to this base URL + the request's path
-	NeedToken   string        // answer 401 without "Authorization: Bearer NeedToken"
+	ChangeAfter int    // from this request on (1-based) the file has another ETag and Last-Modified
+	RedirectTo  string // answer 302 to this base URL + the request's path
+	NeedToken   string // answer 401 without "Authorization: Bearer NeedToken"
 }
 
 // Server serves the files of a folder (or of Files) at /NAME.
