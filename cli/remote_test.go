@@ -3,10 +3,10 @@ package cli
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
-	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
