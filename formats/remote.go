@@ -69,7 +69,37 @@ func openRemote(path string) (*Document, error) {
 	for _, e := range doc.Tensors {
 		e.remote = doc
 	}
+	// Lazy metadata (a GGUF vocabulary, written from the file's bytes by
+	// info --json and the metadata pane) is read after decoding, outside
+	// any retry: the header, up to the first tensor's data, is fetched
+	// now (its blocks not touched by the decode, in parallel ranges).
+	if end := headerEnd(doc); end > 0 {
+		if err := ensureRange(context.Background(), st, 0, end); err != nil {
+			doc.Close()
+			return nil, err
+		}
+	}
 	return doc, nil
+}
+
+// maxHeaderPrefetch bounds the header fetched after decoding.
+const maxHeaderPrefetch = 64 << 20
+
+// headerEnd is where a remote document's header ends: the end of its
+// header span, or the start of the first tensor's data when that is
+// further (metadata lies before the data in GGUF and safetensors).
+func headerEnd(doc *Document) int64 {
+	end := doc.HeaderSpan.Offset + doc.HeaderSpan.Len
+	first := int64(-1)
+	for _, e := range doc.Tensors {
+		if e.Offset > 0 && (first < 0 || e.Offset < first) {
+			first = e.Offset
+		}
+	}
+	if len(doc.Shards()) == 0 {
+		end = max(end, first)
+	}
+	return min(end, doc.Size, maxHeaderPrefetch)
 }
 
 // retryFaults runs f until it returns without a fault in a remote

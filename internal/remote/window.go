@@ -224,8 +224,9 @@ func (w *Window) Present(off, n int64) bool {
 
 // FetchFault fetches the bytes around off, where a read faulted: from
 // off's block on, 64 KiB for the first fault of the window, then four
-// times more for each further one up to 16 MiB (a header parsed forward
-// needs few requests). It fails when off is already fetched (the fault
+// times more for the next ones up to 1 MiB (a header parsed forward
+// needs few requests, and never more than 1 MiB is read past what it
+// needs). It fails when off is already fetched (the fault
 // was not for want of bytes).
 func (w *Window) FetchFault(ctx context.Context, off int64) error {
 	if w.reg == nil || off < 0 || off >= w.File.size {
@@ -234,7 +235,7 @@ func (w *Window) FetchFault(ctx context.Context, off int64) error {
 	if w.Present(off, 1) {
 		return fmt.Errorf("a fault at byte %d of %s, which is fetched", off, w.File.Target)
 	}
-	k := min(w.faults.Add(1)-1, 4)
+	k := min(w.faults.Add(1)-1, 2)
 	n := int64(BlockSize) << (2 * k)
 	start := off / BlockSize * BlockSize
 	unpin, err := w.Ensure(ctx, start, min(n, w.File.size-start), nil)
