@@ -265,3 +265,18 @@ func MapFile(path string) (*tensor.Storage, error) {
 	}
 	return tensor.MapFile(path)
 }
+
+// SetRemoteCache sets the budget of remote files' fetched bytes held at
+// once, from a size such as "1073741824", "512M" or "2G" (the default is
+// 1 GiB, or the environment's TENSORSCOPE_REMOTE_CACHE).
+func SetRemoteCache(size string) error {
+	n, err := remote.ParseSize(size)
+	if err != nil {
+		return err
+	}
+	if n < remote.BlockSize {
+		return fmt.Errorf("%s is less than one %d-byte block", size, remote.BlockSize)
+	}
+	remote.SetCacheLimit(n)
+	return nil
+}
