@@ -1,6 +1,8 @@
 package viewmodel
 
 import (
+	"tensorscope/formats"
+
 	"fmt"
 	"os"
 	"path/filepath"
@@ -64,6 +66,9 @@ type FileWatcher struct {
 // things on. Close stops it.
 func WatchFile(path string, wasSize int64, post Poster, changed func(FileChange)) *FileWatcher {
 	w := &FileWatcher{path: path, wasSize: wasSize, post: post, changed: changed, stop: make(chan struct{})}
+	if formats.IsRemote(path) {
+		return w // a remote file is not watched: F5 reads it again
+	}
 	w.last, _ = os.Stat(path) // a file already gone is reported on the first event or poll
 	fsw, err := fsnotify.NewWatcher()
 	if err == nil {
