@@ -1,8 +1,6 @@
 package viewmodel
 
 import (
-	"tensorscope/formats"
-
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +8,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"tensorscope/formats"
 )
 
 // FileChange says how an open file changed on disk.
