@@ -166,3 +166,49 @@ func writeSafetensors(t testing.TB, path string, n, elems int) {
 		t.Fatal(err)
 	}
 }
+
+// A header larger than the first block faults its way in (64 KiB, then
+// 256 KiB, then 1 MiB a request) and reads as locally.
+func TestRemoteLargeHeaderFaultsIn(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "many.safetensors")
+	writeSafetensors(t, path, 6000, 1024) // a header of about 500 KB
+	s := remotetest.New(dir)
+	defer s.Close()
+	lout, lerr, code := runOut(t, "info", "--json", path)
+	if code != 0 {
+		t.Fatal(lerr)
+	}
+	s.ResetTraffic()
+	rout, rerr, code := runOut(t, "info", "--json", s.URLOf("many.safetensors"))
+	if code != 0 {
+		t.Fatal(rerr)
+	}
+	sameJSON(t, "many.safetensors", lout, rout, s.URL, dir)
+	reqs, sent := s.Traffic()
+	if reqs > 5 || sent > 2<<20 {
+		t.Errorf("a 500 KB header took %d requests, %d bytes", reqs, sent)
+	}
+}
+
+// Every headless command takes a URL.
+func TestRemoteEveryCommand(t *testing.T) {
+	dir := t.TempDir()
+	writeSafetensors(t, filepath.Join(dir, "a.safetensors"), 2, 4096)
+	s := remotetest.New(dir)
+	defer s.Close()
+	url := s.URLOf("a.safetensors")
+	out := t.TempDir()
+	for _, args := range [][]string{
+		{"info", url},
+		{"stats", url},
+		{"summary", url},
+		{"diff", url, filepath.Join(dir, "a.safetensors")},
+		{"export", url, "--tensor", "t1", "--out", filepath.Join(out, "t1.npy")},
+		{"render", url, "--view", "heatmap", "--tensor", "t1", "--out", filepath.Join(out, "t1.png")},
+	} {
+		if _, errs, code := runOut(t, args...); code != 0 {
+			t.Errorf("%s: status %d: %s", args[0], code, errs)
+		}
+	}
+}
