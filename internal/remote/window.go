@@ -376,18 +376,14 @@ func (w *Window) fetch(ctx context.Context, pieces []piece, total int64, progres
 		go func() {
 			defer wg.Done()
 			for p := range next {
-				buf := make([]byte, p.n)
 				var last int64
-				err := w.File.ReadAt(ctx, buf, p.off, func(n int64) {
+				err := w.fetchPiece(ctx, p, func(n int64) {
 					d := done.Add(n - last)
 					last = n
 					if progress != nil {
 						progress(d, total)
 					}
 				})
-				if err == nil {
-					err = w.store(p.off, buf, true)
-				}
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -414,6 +410,22 @@ func (w *Window) fetch(ctx context.Context, pieces []piece, total int64, progres
 	return firstErr
 }
 
+// fetchPiece reads a piece straight into the block file (through a
+// writable mapping of its own) and then maps it into the window, pinned.
+func (w *Window) fetchPiece(ctx context.Context, p piece, progress func(int64)) error {
+	buf, unmap, err := w.reg.staging(p.off, p.n)
+	if err != nil {
+		return err
+	}
+	err = w.File.ReadAt(ctx, buf, p.off, progress)
+	unmap()
+	if err != nil {
+		w.reg.discard(p.off, p.n)
+		return err
+	}
+	return w.record(p.off, p.n, true)
+}
+
 func (w *Window) lastExtent(off int64) *extent {
 	cache.Lock()
 	defer cache.Unlock()
@@ -422,12 +434,28 @@ func (w *Window) lastExtent(off int64) *extent {
 
 // store maps data at off as one extent, pinned when pinned is set.
 func (w *Window) store(off int64, data []byte, pinned bool) error {
-	if err := w.reg.fill(off, data); err != nil {
-		return err
-	}
+	return w.enter(off, int64(len(data)), pinned, func() error { return w.reg.fill(off, data) })
+}
+
+// record maps bytes [off, off+n) of the block file into the window and
+// enters them in the cache.
+func (w *Window) record(off, n int64, pinned bool) error {
+	return w.enter(off, n, pinned, func() error { return w.reg.publish(off, n) })
+}
+
+// enter maps an extent (under the cache's lock, so that a window closed
+// meanwhile, whose address space is gone, is never mapped into) and
+// enters it in the cache.
+func (w *Window) enter(off, n int64, pinned bool, mapIt func() error) error {
 	cache.Lock()
 	defer cache.Unlock()
-	e := &extent{w: w, off: off, n: int64(len(data))}
+	if w.closed {
+		return fmt.Errorf("%s: closed", w.File.Target)
+	}
+	if err := mapIt(); err != nil {
+		return err
+	}
+	e := &extent{w: w, off: off, n: n}
 	e.elem = cache.lru.PushFront(e)
 	cache.bytes += e.n
 	if pinned {

@@ -29,12 +29,11 @@ func newRegion(size int64) (*region, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reserving %d bytes of address space: %v", n, err)
 	}
-	f, err := os.CreateTemp("", "tensorscope-remote-*")
+	f, err := blockFile()
 	if err != nil {
 		unix.Munmap(mem)
 		return nil, fmt.Errorf("temporary file for fetched blocks: %v", err)
 	}
-	os.Remove(f.Name())
 	if err := f.Truncate(n); err != nil {
 		f.Close()
 		unix.Munmap(mem)
@@ -43,12 +42,53 @@ func newRegion(size int64) (*region, error) {
 	return &region{mem: mem[:size:size], full: mem, file: f}, nil
 }
 
+// blockFile is where fetched blocks are kept: a memory file (memfd, in
+// RAM like any cache, never written back to a disk), else an unlinked
+// temporary file. Either is sparse.
+func blockFile() (*os.File, error) {
+	if fd, err := unix.MemfdCreate("tensorscope-remote", unix.MFD_CLOEXEC); err == nil {
+		return os.NewFile(uintptr(fd), "memfd:tensorscope-remote"), nil
+	}
+	f, err := os.CreateTemp("", "tensorscope-remote-*")
+	if err != nil {
+		return nil, err
+	}
+	os.Remove(f.Name())
+	return f, nil
+}
+
+// staging returns a writable mapping of the block file's bytes [off,
+// off+n), at an address of its own (the window's stays unreadable until
+// publish), for a fetch to read into without a copy; done unmaps it.
+func (r *region) staging(off, n int64) (buf []byte, done func(), err error) {
+	m, err := unix.Mmap(int(r.file.Fd()), off, int(roundUp(n, int64(pageSize))), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED|unix.MAP_POPULATE)
+	if err != nil {
+		return nil, nil, fmt.Errorf("mapping a buffer for fetched bytes: %v", err)
+	}
+	return m[:n], func() { unix.Munmap(m) }, nil
+}
+
+// publish maps the block file's bytes [off, off+n), stored through
+// staging, readable in the window.
+func (r *region) publish(off, n int64) error {
+	return r.mapFixed(off, n)
+}
+
+// discard frees the block file's bytes [off, off+n) of a failed fetch.
+func (r *region) discard(off, n int64) {
+	unix.Fallocate(int(r.file.Fd()), unix.FALLOC_FL_PUNCH_HOLE|unix.FALLOC_FL_KEEP_SIZE, off, roundUp(n, int64(pageSize)))
+}
+
 // fill stores data at off (page-aligned) and maps it readable.
 func (r *region) fill(off int64, data []byte) error {
 	if _, err := r.file.WriteAt(data, off); err != nil {
 		return fmt.Errorf("storing fetched bytes: %v", err)
 	}
-	n := roundUp(int64(len(data)), int64(pageSize))
+	return r.mapFixed(off, int64(len(data)))
+}
+
+func (r *region) mapFixed(off, n int64) error {
+	n = roundUp(n, int64(pageSize))
 	addr := unsafe.Pointer(unsafe.SliceData(r.full[off:]))
 	_, err := unix.MmapPtr(int(r.file.Fd()), off, addr, uintptr(n), unix.PROT_READ, unix.MAP_SHARED|unix.MAP_FIXED)
 	if err != nil {

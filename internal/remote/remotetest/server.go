@@ -95,6 +95,19 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// ReadFrom lets a response without an injected cut go out through the
+// server's own ReadFrom (sendfile from a file), as a real server's would.
+func (w *countingWriter) ReadFrom(r io.Reader) (int64, error) {
+	rf, ok := w.ResponseWriter.(io.ReaderFrom)
+	if w.limit >= 0 || !ok {
+		return io.Copy(struct{ io.Writer }{w}, r)
+	}
+	n, err := rf.ReadFrom(r)
+	w.sent += n
+	w.s.bytes.Add(n)
+	return n, err
+}
+
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	n := s.requests.Add(1)
 	s.Mu.Lock()
