@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -10,10 +11,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"tensorscope/formats"
 	"tensorscope/internal/remote"
 	"tensorscope/internal/remote/remotetest"
 	"tensorscope/internal/samples"
+	"tensorscope/tensor"
 )
 
 // remoteSamples are the sample files that must read the same over HTTP as
@@ -209,6 +213,54 @@ func TestRemoteEveryCommand(t *testing.T) {
 	} {
 		if _, errs, code := runOut(t, args...); code != 0 {
 			t.Errorf("%s: status %d: %s", args[0], code, errs)
+		}
+	}
+}
+
+// A tensor loaded by a holder stays fetched until the holder releases the
+// document: the cache refuses what does not fit beside it rather than
+// dropping it, and takes it once the holder is done.
+func TestRemoteCacheKeepsWhatAHolderUses(t *testing.T) {
+	dir := t.TempDir()
+	writeSafetensors(t, filepath.Join(dir, "m.safetensors"), 2, 1<<20) // two 4 MiB tensors
+	s := remotetest.New(dir)
+	defer s.Close()
+	doc, err := formats.Open(s.URLOf("m.safetensors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	if err := formats.SetRemoteCache("6M"); err != nil {
+		t.Fatal(err)
+	}
+	defer formats.SetRemoteCache("1G")
+	ctx, release, err := doc.Acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0, err := doc.Tensor("t0").Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := doc.Tensor("t1").Load(ctx); err == nil || !strings.Contains(err.Error(), "remote cache is full") {
+		t.Fatalf("a second 4 MiB tensor in a 6 MiB cache beside a held one: %v", err)
+	}
+	var v float64
+	if err := tensor.CatchFault(func() (err error) { v, err = t0.Float64At([]int{0, 1023}); return err }); err != nil || v != 511.5 {
+		t.Fatalf("the held tensor: %v, %v", v, err)
+	}
+	release()
+	// The release unpins on a goroutine of its own (context.AfterFunc).
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		err = doc.Run(context.Background(), func(ctx context.Context) error {
+			_, err := doc.Tensor("t1").Load(ctx)
+			return err
+		})
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the release: %v", err)
 		}
 	}
 }

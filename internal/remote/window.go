@@ -390,7 +390,7 @@ func (w *Window) fetch(ctx context.Context, pieces []piece, total int64, progres
 					cancel()
 				}
 				if err == nil {
-					*pins = append(*pins, w.lastExtent(p.off))
+					*pins = append(*pins, w.extentsOf(p)...)
 				}
 				mu.Unlock()
 			}
@@ -426,10 +426,17 @@ func (w *Window) fetchPiece(ctx context.Context, p piece, progress func(int64)) 
 	return w.record(p.off, p.n, true)
 }
 
-func (w *Window) lastExtent(off int64) *extent {
+// extentsOf returns the extents a fetched piece was entered as.
+func (w *Window) extentsOf(p piece) []*extent {
 	cache.Lock()
 	defer cache.Unlock()
-	return w.owner[off/BlockSize]
+	var out []*extent
+	for o := p.off; o < p.off+p.n; o += extentSize {
+		if e := w.owner[o/BlockSize]; e != nil {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // store maps data at off as one extent, pinned when pinned is set.
@@ -455,15 +462,23 @@ func (w *Window) enter(off, n int64, pinned bool, mapIt func() error) error {
 	if err := mapIt(); err != nil {
 		return err
 	}
-	e := &extent{w: w, off: off, n: n}
-	e.elem = cache.lru.PushFront(e)
-	cache.bytes += e.n
-	if pinned {
-		e.pins = 1
-		cache.pinned += e.n
-	}
-	for b := off / BlockSize; b*BlockSize < off+e.n; b++ {
-		w.owner[b] = e
+	// Entered in extents of at most extentSize bytes, so that a range
+	// pinned at a fetch's edge (a block two tensors share) holds little
+	// of it.
+	for o := off; o < off+n; o += extentSize {
+		e := &extent{w: w, off: o, n: min(extentSize, off+n-o)}
+		e.elem = cache.lru.PushFront(e)
+		cache.bytes += e.n
+		if pinned {
+			e.pins = 1
+			cache.pinned += e.n
+		}
+		for b := o / BlockSize; b*BlockSize < o+e.n; b++ {
+			w.owner[b] = e
+		}
 	}
 	return nil
 }
+
+// extentSize is the largest unit the cache pins and drops.
+const extentSize = 1 << 20
