@@ -25,7 +25,9 @@ type FailedFile struct {
 // returns nil when the file itself cannot be read (it does not exist, or
 // cannot be mapped): then there are no bytes to show, only the error.
 func NewFailedFile(path string, err error) *FailedFile {
-	if formats.CheckRegular(path) != nil {
+	// A remote file's bytes would be fetched again, on the UI goroutine:
+	// its failed tab shows the error alone.
+	if formats.IsRemote(path) || formats.CheckRegular(path) != nil {
 		return nil
 	}
 	st, mapErr := tensor.MapFile(path)

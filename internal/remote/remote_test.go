@@ -396,3 +396,28 @@ func TestParseSize(t *testing.T) {
 		t.Error("lots accepted")
 	}
 }
+
+// Cancelling a fetch stops it: nothing of the range is kept, and the
+// error is the context's.
+func TestEnsureCancels(t *testing.T) {
+	data := randomBytes(4 << 20)
+	s := serve(t, "f.bin", data)
+	w, err := open(t, s.URLOf("f.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Faults.Latency = 300 * time.Millisecond
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	start := time.Now()
+	_, err = w.Ensure(ctx, 1<<20, 2<<20, nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled fetch: %v", err)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Fatalf("the cancel took %v", time.Since(start))
+	}
+	if w.Present(1<<20, 1) {
+		t.Fatal("bytes of a cancelled fetch were kept")
+	}
+}
