@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math/rand"
 	"os"
@@ -419,5 +420,19 @@ func TestEnsureCancels(t *testing.T) {
 	}
 	if w.Present(1<<20, 1) {
 		t.Fatal("bytes of a cancelled fetch were kept")
+	}
+}
+
+func TestTargetNeverPrintsTheToken(t *testing.T) {
+	t.Setenv("HF_ENDPOINT", "https://hub.example")
+	t.Setenv("HF_TOKEN", "hf_sekrit")
+	tg, err := remote.Resolve("hf://o/r/m.gguf")
+	if err != nil || !tg.HasToken() {
+		t.Fatal(err)
+	}
+	for _, s := range []string{fmt.Sprint(tg), fmt.Sprintf("%v %+v %#v %s", tg, tg, tg, tg), fmt.Sprintf("%v %+v %#v", *tg, *tg, *tg)} {
+		if strings.Contains(s, "sekrit") {
+			t.Fatalf("the token printed: %s", s)
+		}
 	}
 }

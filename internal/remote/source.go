@@ -32,7 +32,10 @@ type Target struct {
 	tokenHost string
 }
 
-func (t *Target) String() string { return t.Name }
+// String and GoString give the name only, so that no format verb prints
+// the token.
+func (t Target) String() string   { return t.Name }
+func (t Target) GoString() string { return t.Name }
 
 // HasToken reports whether a token will be sent (messages say so).
 func (t *Target) HasToken() bool { return t.token != "" }
