@@ -11,7 +11,7 @@ import (
 
 	"tensorscope/assets"
 	"tensorscope/cli"
-	_ "tensorscope/internal/earlyenv" // must initialise before Fyne and sqweek/dialog; see its comment
+	_ "tensorscope/internal/earlyenv" // must initialise before Fyne; see its comment
 	"tensorscope/internal/instance"
 	"tensorscope/ui"
 )

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"tensorscope/graphview"
 	"tensorscope/tensor"
 	"tensorscope/ui/headless"
 	"tensorscope/viewmodel"
@@ -21,7 +23,7 @@ func exportUsage() string {
 	return "tensorscope export FILE --tensor NAME [--axes R,C] [--index AXIS=I ...] [--expr EXPR] --out OUT" +
 		strings.Join(viewmodel.TensorExportExtensions(), "|") + "\n" +
 		"       tensorscope export FILE --all --out OUT" + strings.Join(viewmodel.ExportAllExtensions(), "|") + "\n" +
-		"       tensorscope export FILE --view graph [--dark] --out OUT.svg|.png"
+		"       tensorscope export FILE --view graph [--depth N|all] [--dark] --out OUT.svg|.png"
 }
 
 // runExport implements `tensorscope export`: a tensor in any format with an
@@ -32,6 +34,13 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	view := c.flags.String("view", "", "graph: export the model's graph instead of a tensor")
 	out := c.flags.String("out", "", "the file to write; its ending chooses the format")
 	dark := c.flags.Bool("dark", false, "graph colours of the dark theme")
+	graphSettings := viewmodel.DefaultGraphSettings()
+	graphSettings.Depth = viewmodel.DepthAll
+	depthSet := false
+	c.flags.Func("depth", "graph: the scope level drawn collapsed, N ≥ 1, or all (expanded; the default)", func(v string) error {
+		depthSet = true
+		return graphSettings.SetDepth(v)
+	})
 	all := c.flags.Bool("all", false, "write every tensor with data, under its own name (.safetensors)")
 	sel := addSelectionFlags(c, "the tensor to write")
 	var expr *viewmodel.ViewExpr
@@ -60,6 +69,8 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		if !slices.Contains(viewmodel.ExportAllExtensions(), ext) {
 			return c.usageError(stderr, "--out must end in %s with --all", strings.Join(viewmodel.ExportAllExtensions(), ", "))
 		}
+	case depthSet && *view != headless.ViewGraph:
+		return c.usageError(stderr, "--depth applies to --view graph")
 	case *view == "":
 		if sel.tensor == "" {
 			return c.usageError(stderr, "choose --tensor NAME or --view graph")
@@ -109,11 +120,14 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		if doc.Graph == nil {
 			return fileError(stderr, path, fmt.Errorf("this %s has no graph to export", doc.FormatName))
 		}
-		s, pal, err := headless.GraphScene(doc, *dark)
+		s, pal, err := headless.GraphSceneWith(doc, graphSettings, *dark)
 		if err != nil {
 			return fileError(stderr, path, err)
 		}
 		note, err = viewmodel.ExportGraphContext(intr.ctx, *out, s, pal)
+		if tooLarge := (*graphview.PNGTooLargeError)(nil); errors.As(err, &tooLarge) {
+			err = fmt.Errorf("%w: --out with .svg, or --depth N", err)
+		}
 		if status, done := intr.finish(stderr, "export", *out, err); done {
 			return status
 		}

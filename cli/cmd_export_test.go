@@ -16,6 +16,7 @@ import (
 	"tensorscope/formats"
 	"tensorscope/formats/npy"
 	"tensorscope/formats/tsr"
+	"tensorscope/internal/samples"
 	"tensorscope/tensor"
 )
 
@@ -189,6 +190,8 @@ func TestExportUsageAndErrors(t *testing.T) {
 		{[]string{"export", cnn, "--view", "graph", "--tensor", "data", "--out", filepath.Join(dir, "g.svg")}, 2, "do not apply"},
 		{[]string{"export", cnn, "--view", "graph", "--out", filepath.Join(dir, "g.pdf")}, 2, ".svg or .png"},
 		{[]string{"export", cnn, "--view", "heatmap", "--out", out}, 2, "--view must be graph"},
+		{[]string{"export", wave, "--tensor", "#0", "--depth", "1", "--out", out}, 2, "--depth applies to --view graph"},
+		{[]string{"export", cnn, "--view", "graph", "--depth", "0", "--out", filepath.Join(dir, "g.svg")}, 2, "a depth is auto, all or a scope level"},
 		{[]string{"export", wave, "--tensor", "#0", "--out", wave}, 2, "is the input file"},
 		{[]string{"export", wave + ".missing", "--tensor", "#0", "--out", out}, 1, "tensorscope: " + wave + ".missing"},
 		{[]string{"export", wave, "--tensor", "w", "--out", out}, 1, `no tensor named "w"`},
@@ -316,4 +319,23 @@ func names(dir string) []string {
 		out = append(out, e.Name())
 	}
 	return out
+}
+
+// TestExportGraphTooLargeForAPNG: swin_t's whole graph cannot be a
+// readable PNG: the export says so, its size and the caps, suggests .svg
+// and --depth, and writes nothing; with --depth 2 it is written at 1:1.
+func TestExportGraphTooLargeForAPNG(t *testing.T) {
+	swin := filepath.Join(samples.Dir(t, "onnx"), "torchvision-export", "swin_t_topology_w24_opset16.onnx")
+	out := filepath.Join(t.TempDir(), "swin.png")
+	_, errOut, code := runCmd("export", swin, "--view", "graph", "--out", out)
+	if code != 1 || !strings.Contains(errOut, "more than a PNG can hold") || !strings.Contains(errOut, "--depth N") || !strings.Contains(errOut, ".svg") {
+		t.Errorf("whole graph: exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("the refused PNG exists: %v", err)
+	}
+	_, errOut, code = runCmd("export", swin, "--view", "graph", "--depth", "2", "--out", out)
+	if code != 0 || !strings.Contains(errOut, "at the graph's 1:1 size") {
+		t.Errorf("--depth 2: exit %d, stderr %q", code, errOut)
+	}
 }

@@ -14,6 +14,11 @@ type Graph struct {
 	Values  []Value
 	Inputs  []int // node ids of the graph inputs
 	Outputs []int // node ids of the graph outputs
+	// OutputValues are the graph's outputs themselves, indices into
+	// Values in the file's order (a Split feeding four outputs is one
+	// node of Outputs and four values here); nil when the codec does not
+	// list them.
+	OutputValues []int
 }
 
 // NodeKind separates ordinary operators from the producers of weights and

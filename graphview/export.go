@@ -15,6 +15,10 @@ type ExportOptions struct {
 	// Scale is the PNG's pixels per scene unit before the size cap applies
 	// (default 1). ExportSVG ignores it: SVG scales losslessly.
 	Scale float64
+	// MinScale, when above 0, is the smallest scale the PNG size caps may
+	// reduce Scale to: below it ExportPNG draws nothing and returns a
+	// *PNGTooLargeError. ReadablePNGScale keeps every label readable.
+	MinScale float64
 }
 
 func (o ExportOptions) palette() Palette {

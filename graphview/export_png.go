@@ -30,6 +30,34 @@ const (
 	MaxPNGSide       = 16384
 )
 
+// ReadablePNGScale is the smallest scale at which a PNG of a graph keeps
+// its labels about as large as the view draws them when a graph opens
+// (openingZoom): every line of a box readable.
+const ReadablePNGScale = openingZoom
+
+// PNGTooLargeError says that a graph does not fit a PNG's size caps at the
+// smallest scale asked for (ExportOptions.MinScale).
+type PNGTooLargeError struct {
+	Width, Height int     // the image at that scale
+	Scale         float64 // the scale
+	MaxPixels     int     // the cap on pixels; MaxPNGSide caps each side
+}
+
+func (e *PNGTooLargeError) Error() string {
+	return fmt.Sprintf("at a readable size the graph is %s×%s pixels, more than a PNG can hold "+
+		"(at most %s pixels a side and %d megapixels): export it as SVG instead, or draw fewer boxes (collapse groups)",
+		groupDigits(e.Width), groupDigits(e.Height), groupDigits(MaxPNGSide), e.MaxPixels>>20)
+}
+
+// groupDigits writes n with commas between groups of three digits.
+func groupDigits(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
 // PNGScale is the scale ExportPNG uses for s: opt.Scale (default 1) reduced
 // as needed so the image has at most maxPixels pixels (DefaultMaxPixels
 // when maxPixels ≤ 0) and neither side exceeds MaxPNGSide. It also returns
@@ -55,7 +83,8 @@ func PNGScale(s *Scene, opt ExportOptions, maxPixels int) (scale float64, width,
 
 // ExportPNG draws the whole scene into a PNG, at the scale PNGScale gives
 // (returned, so callers can say "exported at 25%"). Text too small to read
-// at that scale is left out, as are arrowheads smaller than a few pixels.
+// at that scale is left out, as are arrowheads smaller than a few pixels;
+// opt.MinScale refuses such a scale instead (a *PNGTooLargeError).
 //
 // The image is drawn in tiles of pngTile pixels, each holding only what the
 // spatial index finds there: the rasterizer's cost per shape grows with the
@@ -69,6 +98,15 @@ func ExportPNG(w io.Writer, s *Scene, opt ExportOptions, maxPixels int) (float64
 // cancelled and returns its error (a large graph takes seconds to draw).
 func ExportPNGContext(ctx context.Context, w io.Writer, s *Scene, opt ExportOptions, maxPixels int) (float64, error) {
 	scale, pw, ph := PNGScale(s, opt, maxPixels)
+	if opt.MinScale > 0 && scale < opt.MinScale*0.999 {
+		if maxPixels <= 0 {
+			maxPixels = DefaultMaxPixels
+		}
+		m := opt.margin()
+		sw, sh := s.Size()
+		return scale, &PNGTooLargeError{Width: int((sw + 2*m) * opt.MinScale), Height: int((sh + 2*m) * opt.MinScale),
+			Scale: opt.MinScale, MaxPixels: maxPixels}
+	}
 	pal := opt.palette()
 	img := image.NewRGBA(image.Rect(0, 0, pw, ph))
 	var tiles []image.Rectangle

@@ -3,6 +3,7 @@ package graphview
 import (
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"image/png"
 	"io"
 	"strings"
@@ -159,5 +160,31 @@ func TestExportWriteErrors(t *testing.T) {
 	}
 	if _, err := ExportPNG(&failWriter{n: 1000}, s, ExportOptions{}, 1<<20); err == nil {
 		t.Error("PNG: write error not reported")
+	}
+}
+
+// With a readable floor (MinScale), a graph the caps would shrink below it
+// is refused before anything is drawn, with the size it would need; one
+// that fits is drawn at the scale asked for, labels at their on-screen
+// size.
+func TestExportPNGReadableFloor(t *testing.T) {
+	s := estimateScene(t, generated(2000), TopToBottom)
+	var buf bytes.Buffer
+	_, err := ExportPNG(&buf, s, ExportOptions{MinScale: ReadablePNGScale}, 0)
+	var tooLarge *PNGTooLargeError
+	if !errors.As(err, &tooLarge) {
+		t.Fatalf("a 2000-node chain at a readable scale: error %v, want a PNGTooLargeError", err)
+	}
+	_, h := s.Size()
+	if want := int((h + 48) * ReadablePNGScale); tooLarge.Height < want-1 || tooLarge.Height > want+1 || buf.Len() != 0 {
+		t.Errorf("refusal says %d pixels tall, want %d; %d bytes written", tooLarge.Height, want, buf.Len())
+	}
+	if msg := err.Error(); !strings.Contains(msg, "SVG") || !strings.Contains(msg, "16,384") {
+		t.Errorf("message %q: should say the cap and offer SVG", msg)
+	}
+	small := estimateScene(t, generated(30), TopToBottom)
+	scale, err := ExportPNG(&buf, small, ExportOptions{MinScale: ReadablePNGScale}, 0)
+	if err != nil || scale != 1 {
+		t.Errorf("a 30-node graph: scale %g, error %v; want 1:1", scale, err)
 	}
 }

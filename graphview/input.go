@@ -37,8 +37,14 @@ func (g *GraphView) Tapped(ev *fyne.PointEvent) {
 	if c := fyne.CurrentApp().Driver().CanvasForObject(g); c != nil {
 		c.Focus(g)
 	}
+	if g.minimap != nil && g.minimap.onToggle(ev.Position) {
+		g.toggleMinimap()
+		return
+	}
 	if g.onMinimap(ev.Position) {
-		g.showMinimapPoint(ev.Position)
+		if g.minimap.shown {
+			g.showMinimapPoint(ev.Position)
+		}
 		return
 	}
 	if f := g.scene.frameTitleAt(g, ev.Position); f >= 0 {
@@ -85,7 +91,7 @@ func (g *GraphView) Tapped(ev *fyne.PointEvent) {
 // point under the pointer there instead.
 func (g *GraphView) Dragged(ev *fyne.DragEvent) {
 	start := ev.Position.Subtract(ev.Dragged)
-	if g.minimapDrag || g.onMinimap(start) {
+	if g.minimapDrag || (g.onMinimap(start) && g.minimap.shown) {
 		g.minimapDrag = true
 		g.showMinimapPoint(ev.Position)
 		return
@@ -144,6 +150,8 @@ func (g *GraphView) TypedRune(r rune) {
 		g.ActualSize()
 	case 'f', 'F':
 		g.Fit()
+	case 'm', 'M':
+		g.toggleMinimap()
 	}
 }
 

@@ -147,3 +147,91 @@ func count(list []string, s string) int {
 	}
 	return n
 }
+
+// In a small view (the graph pane of a 1024×700 window) the minimap takes
+// a small corner: at most a tenth of the view's width and a third of its
+// height, and no more than 4% of its area.
+func TestMinimapSmallInASmallView(t *testing.T) {
+	test.NewTempApp(t)
+	v, _ := newTestView(t, generated(300), TopToBottom, 700, 430)
+	v.Refresh()
+	shown, _, size := v.MinimapShown()
+	if !shown {
+		t.Fatal("no minimap for a graph taller than the view")
+	}
+	if size.Width > 0.16*700 || size.Height > 430/3.0 || size.Width*size.Height > 0.04*700*430 {
+		t.Errorf("minimap %v in a 700×430 view", size)
+	}
+}
+
+// The minimap folds to a small button and opens again from it; the view
+// reports each change (the viewer remembers it) and, folded, a tap where
+// the panel was reaches the graph.
+func TestMinimapCollapses(t *testing.T) {
+	test.NewTempApp(t)
+	v, _ := newTestView(t, generated(300), TopToBottom, 800, 600)
+	var told []bool
+	v.OnMinimapToggled = func(collapsed bool) { told = append(told, collapsed) }
+	v.Refresh()
+	shown, pos, size := v.MinimapShown()
+	if !shown {
+		t.Fatal("no minimap")
+	}
+	toggle := v.minimap.toggleRect()
+	v.Tapped(&fyne.PointEvent{Position: toggle.Min.Add(fyne.NewPos(toggle.Size.Width/2, toggle.Size.Height/2))})
+	if shown, _, _ := v.MinimapShown(); shown || !v.MinimapCollapsed() {
+		t.Fatalf("after a tap on its fold button the minimap is shown %v, collapsed %v", shown, v.MinimapCollapsed())
+	}
+	if len(told) != 1 || !told[0] {
+		t.Errorf("told %v, want [true]", told)
+	}
+	if v.onMinimap(pos.Add(fyne.NewPos(size.Width/2, size.Height/4))) {
+		t.Error("a folded minimap still takes taps where its panel was")
+	}
+	button := v.minimap.toggleRect()
+	if button.Size.Width > 32 || button.Size.Height > 32 {
+		t.Errorf("the folded minimap's button is %v", button.Size)
+	}
+	v.Tapped(&fyne.PointEvent{Position: button.Min.Add(fyne.NewPos(button.Size.Width/2, button.Size.Height/2))})
+	if shown, _, _ := v.MinimapShown(); !shown || v.MinimapCollapsed() {
+		t.Errorf("after a tap on the button the minimap is shown %v, collapsed %v", shown, v.MinimapCollapsed())
+	}
+	if len(told) != 2 || told[1] {
+		t.Errorf("told %v, want [true false]", told)
+	}
+	v.TypedRune('m')
+	if shown, _, _ := v.MinimapShown(); shown || len(told) != 3 || !told[2] {
+		t.Errorf("M: the minimap is shown %v, told %v", shown, told)
+	}
+	v.TypedRune('m')
+	v.SetMinimapCollapsed(true)
+	if shown, _, _ := v.MinimapShown(); shown || len(told) != 4 {
+		t.Errorf("SetMinimapCollapsed(true) left the minimap shown %v, or told %v", shown, told)
+	}
+}
+
+// CenterOn never puts the node under the minimap: it centres the node in
+// the part of the view the minimap leaves free.
+func TestCenterOnAvoidsTheMinimap(t *testing.T) {
+	test.NewTempApp(t)
+	for _, size := range []fyne.Size{{Width: 700, Height: 430}, {Width: 800, Height: 600}, {Width: 1150, Height: 800}} {
+		v, _ := newTestView(t, mesh(30, 40), TopToBottom, size.Width, size.Height)
+		v.Refresh()
+		for _, node := range []int{0, 600, 1199} {
+			v.CenterOn(node)
+			v.Refresh()
+			shown, pos, msize := v.MinimapShown()
+			if !shown {
+				t.Fatalf("%v: no minimap", size)
+			}
+			b := v.Scene().NodeBox(node)
+			tl, br := v.ToWidget(b.Min), v.ToWidget(b.Max)
+			if tl.X < pos.X+msize.Width && br.X > pos.X && tl.Y < pos.Y+msize.Height && br.Y > pos.Y {
+				t.Errorf("%v: node %d at %v–%v is under the minimap at %v size %v", size, node, tl, br, pos, msize)
+			}
+			if !v.NodeInView(node) {
+				t.Errorf("%v: node %d is out of view", size, node)
+			}
+		}
+	}
+}

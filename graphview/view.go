@@ -201,7 +201,8 @@ func (g *GraphView) Pan(d fyne.Delta) {
 }
 
 // CenterOn moves node v to the centre of the view, zooming in to 1:1 first
-// if its text would be too small to read.
+// if its text would be too small to read; the centre of the part the
+// minimap leaves free, so that it never covers the node.
 func (g *GraphView) CenterOn(v int) {
 	if g.scene == nil || v < 0 || v >= len(g.scene.graph.Nodes) {
 		return
@@ -210,7 +211,7 @@ func (g *GraphView) CenterOn(v int) {
 		g.zoom = g.clampZoom(centerZoom)
 	}
 	c := g.scene.layout.Nodes[v]
-	ctr := g.centre()
+	ctr := g.freeCentre(g.zoom)
 	g.offset = fyne.NewPos(ctr.X-float32(c.X)*g.zoom, ctr.Y-float32(c.Y)*g.zoom)
 	g.home = false
 	g.viewChanged()

@@ -12,8 +12,8 @@ import (
 )
 
 // GraphView is a Fyne widget that draws a Scene: pan by dragging, zoom with
-// the wheel (around the pointer) or the keys + − 0 (1:1) F/Home (fit),
-// arrows to pan; tap a node or an edge. It builds canvas objects only for
+// the wheel (around the pointer) or the keys + − 0 (1:1) F/Home (fit), M
+// (fold or open the minimap), arrows to pan; tap a node or an edge. It builds canvas objects only for
 // what is in view, and when zoomed out below 0.3 (too small for text) or
 // with more than 1500 nodes in view it draws one raster image instead, so
 // a frame costs about the same on 10k nodes as on 100.
@@ -39,6 +39,10 @@ type GraphView struct {
 	// OnFrameCollapse is called with a frame's index (Graph.Frames) when
 	// the user taps its title, which carries a −.
 	OnFrameCollapse func(frame int)
+	// OnMinimapToggled is called when the user folds the minimap to its
+	// button (true) or opens it again (false), so that the choice can be
+	// remembered.
+	OnMinimapToggled func(collapsed bool)
 	// OnViewChanged is called after the zoom or position changes.
 	OnViewChanged func()
 	// OnOtherKey receives the keys the view does not use while it has the
@@ -64,6 +68,8 @@ type GraphView struct {
 	// there instead of panning.
 	minimap     *minimap
 	minimapDrag bool
+	// minimapFolded: the user folded the minimap to its button.
+	minimapFolded bool
 
 	// nodeColours, when set, replace the category colours of the nodes
 	// (see SetNodeColours).

@@ -18,7 +18,7 @@ import (
 // Fixtures are made by the project's own writers; none is copied from the
 // real samples, so the golden images do not depend on ../shared.
 
-func float32Tensor(t *testing.T, shape []int, f func(i int) float32) *tensor.Tensor {
+func float32Tensor(t testing.TB, shape []int, f func(i int) float32) *tensor.Tensor {
 	t.Helper()
 	n, _ := tensor.NumElements(shape)
 	b := make([]byte, 4*n)
@@ -34,7 +34,7 @@ func float32Tensor(t *testing.T, shape []int, f func(i int) float32) *tensor.Ten
 
 // tsrFixture is a TSR4 file: a 16×24 smooth signed pattern with one NaN,
 // one +Inf and one −Inf, and a 3×8 ramp.
-func tsrFixture(t *testing.T) []byte {
+func tsrFixture(t testing.TB) []byte {
 	a := float32Tensor(t, []int{16, 24}, func(i int) float32 {
 		r, c := i/24, i%24
 		switch i {
@@ -105,7 +105,7 @@ func nnFixture(t *testing.T) []byte {
 }
 
 // openFixture opens an in-memory file as a tab's document, posting through q.
-func openFixture(t *testing.T, q *viewmodel.Queue, name string, data []byte) *viewmodel.Doc {
+func openFixture(t testing.TB, q *viewmodel.Queue, name string, data []byte) *viewmodel.Doc {
 	t.Helper()
 	ws := viewmodel.NewWorkspace(q.Post, viewmodel.MemPrefs{})
 	var doc *viewmodel.Doc
@@ -122,7 +122,7 @@ func openFixture(t *testing.T, q *viewmodel.Queue, name string, data []byte) *vi
 }
 
 // settle runs posted work until the document's inspector is idle.
-func settle(t *testing.T, q *viewmodel.Queue, d *viewmodel.Doc) {
+func settle(t testing.TB, q *viewmodel.Queue, d *viewmodel.Doc) {
 	t.Helper()
 	if !q.Drain(func() bool { return !d.Inspector.Idle() }, 20*time.Second) {
 		t.Fatal("inspector did not settle")

@@ -2,16 +2,20 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"tensorscope/formats"
 	"tensorscope/graphview"
 	"tensorscope/viewmodel"
 	"tensorscope/viewmodel/summary"
@@ -59,8 +63,12 @@ type graphPane struct {
 	navRow *fyne.Container
 	shown  int // document node id whose properties are shown, -1 for none
 	// centreSelected centres the selected node once the next layout is
-	// shown (after leaving a subgraph).
-	centreSelected bool
+	// shown (after a find reveals it); revealSelected centres it only when
+	// it is out of view (after leaving a subgraph).
+	centreSelected, revealSelected bool
+	// outer holds, per subgraph entered, the viewport of the graph that
+	// holds it: Back returns to the view the user left.
+	outer []viewmodel.Viewport
 	// anchor keeps the selected node where it was on the screen, at the
 	// same zoom, once the next layout is shown (after showing or folding
 	// constants, which moves every node in the layout).
@@ -79,6 +87,7 @@ type graphPane struct {
 	colourBar *metricBar
 	listening bool            // the Overview's changes recolour the graph
 	statusRow *fyne.Container // the status line and the colour bar
+	viewArea  *fyne.Container // the graph above its status row: Save View draws it
 }
 
 // newGraphPane makes the graph pane of dt's document. from is the pane it
@@ -106,6 +115,10 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 		p.showScopes(-1)
 	}
 	p.view.OnViewChanged = func() { p.settings.Viewport = ViewportOf(p.view) }
+	// Folding the minimap is remembered for every graph, and the next start.
+	prefs := fyne.CurrentApp().Preferences()
+	p.view.SetMinimapCollapsed(prefs.Bool(minimapFoldedPref))
+	p.view.OnMinimapToggled = func(folded bool) { prefs.SetBool(minimapFoldedPref, folded) }
 	p.view.OnOtherKey = func(ev *fyne.KeyEvent) { windowKeys(dt.mw.win)(ev) }
 	p.status = widget.NewLabel("")
 	p.status.Truncation = fyne.TextTruncateEllipsis
@@ -199,7 +212,8 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	p.scopes.TextStyle.Bold = true
 	p.status.Truncation = fyne.TextTruncateEllipsis
 	p.statusRow = container.NewBorder(nil, nil, p.scopes, p.colourBar, p.status)
-	split := container.NewHSplit(container.NewBorder(nil, p.statusRow, nil, nil, p.view), side)
+	p.viewArea = container.NewBorder(nil, p.statusRow, nil, nil, p.view)
+	split := container.NewHSplit(p.viewArea, side)
 	split.Offset = 0.72
 	p.content = container.NewBorder(top, nil, nil, nil, split)
 	p.rebuild()
@@ -208,6 +222,10 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	}
 	return p
 }
+
+// minimapFoldedPref is the preference that keeps the graph's minimap
+// folded to its button.
+const minimapFoldedPref = "graph.minimapFolded"
 
 // nodeAnchor is where a document node's centre was on the screen, and at
 // what zoom.
@@ -286,19 +304,26 @@ func (p *graphPane) enter(id, sub int) {
 		return
 	}
 	p.settings.Selected = -1 // node ids are the subgraph's now
+	p.outer = append(p.outer, ViewportOf(p.view))
+	p.settings.Viewport = viewmodel.Viewport{} // a subgraph opens fitted
 	p.rebuild()
 }
 
-// leave returns to the enclosing graph and selects and centres the node
-// that holds the graph left, once it is laid out again (through the
-// settings, so that nothing waits on a layout a closed tab cancels).
+// leave returns to the enclosing graph as the user left it and selects
+// the node that holds the graph left (centring it if it is out of view),
+// once it is laid out again (through the settings, so that nothing waits
+// on a layout a closed tab cancels).
 func (p *graphPane) leave() {
 	id := p.nav.Back()
 	if id < 0 {
 		return
 	}
 	p.settings.Selected = id
-	p.centreSelected = true
+	p.settings.Viewport = viewmodel.Viewport{}
+	if n := len(p.outer); n > 0 {
+		p.settings.Viewport, p.outer = p.outer[n-1], p.outer[:n-1]
+	}
+	p.revealSelected = true
 	p.rebuild()
 }
 
@@ -328,12 +353,12 @@ func (p *graphPane) load() {
 			switch {
 			case p.anchor != nil && p.anchor.node == p.settings.Selected:
 				p.view.PlaceNode(v, p.anchor.zoom, p.anchor.at)
-			case p.centreSelected:
+			case p.centreSelected, p.revealSelected && !p.view.NodeInView(v):
 				p.view.CenterOn(v)
 			}
 			p.showNode(v)
 		}
-		p.centreSelected, p.anchor = false, nil
+		p.centreSelected, p.revealSelected, p.anchor = false, false, nil
 		if p.view.Selected() < 0 {
 			p.showScopes(-1)
 		}
@@ -561,8 +586,38 @@ func (p *graphPane) export() {
 	win := p.dt.mw.win
 	base := strings.TrimSuffix(p.dt.doc.Title(), filepath.Ext(p.dt.doc.Title())) + "-graph.svg"
 	p.dt.mw.saveFile("Export graph", base, []fileFilter{{Name: "SVG or PNG image", Extensions: []string{"svg", "png"}}}, func(path string) {
-		p.exportTo(path, func(note string, err error) { showExported(win, "Graph exported", path, note, err) })
+		p.exportTo(path, func(note string, err error) {
+			if tooLarge := (*graphview.PNGTooLargeError)(nil); errors.As(err, &tooLarge) {
+				p.offerSVG(path, tooLarge)
+				return
+			}
+			showExported(win, "Graph exported", path, note, err)
+		})
 	})
+}
+
+// offerSVG says why the graph cannot be a readable PNG and offers to
+// write it as SVG beside the name chosen.
+func (p *graphPane) offerSVG(pngPath string, why *graphview.PNGTooLargeError) {
+	win := p.dt.mw.win
+	svg := strings.TrimSuffix(pngPath, filepath.Ext(pngPath)) + ".svg"
+	msg := fmt.Sprintf("With its labels readable the graph is %s×%s pixels, more than a PNG can hold "+
+		"(at most %s pixels a side and %d megapixels).\n\nExport it as %s instead? SVG has no size limit. "+
+		"(Or draw fewer boxes: collapse groups with Depth.)",
+		formats.GroupDigits(int64(why.Width)), formats.GroupDigits(int64(why.Height)),
+		formats.GroupDigits(graphview.MaxPNGSide), why.MaxPixels>>20, filepath.Base(svg))
+	if _, err := os.Stat(svg); err == nil {
+		msg += "\n\nA file of that name exists; it will be replaced."
+	}
+	text := widget.NewLabel(msg)
+	text.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustomConfirm("Graph too large for a PNG", "Export SVG", "Cancel", text, func(ok bool) {
+		if ok {
+			p.exportTo(svg, func(note string, err error) { showExported(win, "Graph exported", svg, note, err) })
+		}
+	}, win)
+	d.Resize(fyne.NewSize(520, 0))
+	d.Show()
 }
 
 // exportTo writes the shown graph to path (SVG or PNG by its ending) as a

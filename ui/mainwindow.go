@@ -475,6 +475,8 @@ func (mw *MainWindow) mainMenu() *fyne.MainMenu {
 			dt.graph.export()
 		}
 	})
+	saveView := fyne.NewMenuItem("Save View as PNG…", mw.saveView)
+	saveView.Shortcut = shortcutSaveView
 	follow := fyne.NewMenuItem("Follow Folder…", mw.followDialog)
 	openURL := fyne.NewMenuItem("Open URL…", mw.openURLDialog)
 	if dt := mw.current(); dt == nil || dt.graph == nil {
@@ -486,7 +488,7 @@ func (mw *MainWindow) mainMenu() *fyne.MainMenu {
 	quit.Shortcut = shortcutQuit
 	quit.IsQuit = true
 	file := fyne.NewMenu("File", open, openURL, recent, follow, fyne.NewMenuItemSeparator(), compareWith, compareTabs,
-		fyne.NewMenuItemSeparator(), exportTensor, exportAll, exportGraph,
+		fyne.NewMenuItemSeparator(), exportTensor, exportAll, exportGraph, saveView,
 		fyne.NewMenuItemSeparator(), reload, closeTab, fyne.NewMenuItemSeparator(), quit)
 
 	next := fyne.NewMenuItem("Next Tab", func() { mw.cycleTab(1) })
@@ -519,6 +521,8 @@ var (
 	shortcutNextTab = &desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl}
 	shortcutPrevTab = &desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift}
 	shortcutQuit    = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}
+	// shortcutSaveView is Ctrl+Shift+S: File ▸ Save View as PNG….
+	shortcutSaveView = &desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
 )
 
 func (mw *MainWindow) addShortcuts() {
@@ -539,6 +543,7 @@ func (mw *MainWindow) addShortcuts() {
 	c.AddShortcut(shortcutNextTab, func(fyne.Shortcut) { mw.cycleTab(1) })
 	c.AddShortcut(shortcutPrevTab, func(fyne.Shortcut) { mw.cycleTab(-1) })
 	c.AddShortcut(shortcutQuit, func(fyne.Shortcut) { mw.quit() })
+	c.AddShortcut(shortcutSaveView, func(fyne.Shortcut) { mw.saveView() })
 	c.SetOnTypedKey(mw.typedKey)
 }
 

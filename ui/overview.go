@@ -35,6 +35,7 @@ type overviewPane struct {
 	// progressRow holds the status, the bar and the button, laid out
 	// again when the button's text changes width.
 	progressRow *fyne.Container
+	barBox      *fyne.Container    // the progress bar, shown while the summary runs
 	inspect     func(docIndex int) // shows a tensor in the inspector
 }
 
@@ -100,8 +101,12 @@ func newOverviewPane(ov *viewmodel.Overview, inspect func(docIndex int)) *overvi
 	left := container.NewBorder(p.filter, nil, nil, nil, p.table)
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.55
-	bar := container.NewGridWrap(fyne.NewSize(260, p.bar.MinSize().Height), p.bar)
-	p.progressRow = container.NewBorder(nil, nil, nil, container.NewHBox(bar, p.cancel), p.status)
+	p.barBox = container.NewGridWrap(fyne.NewSize(260, p.bar.MinSize().Height), p.bar)
+	p.progressRow = container.NewBorder(nil, nil, nil, container.NewHBox(p.barBox, p.cancel), p.status)
+	if len(ov.Model.Blocks) == 0 {
+		p.hover.Hide() // nothing to hover or choose: the fingerprint says why
+		p.block.Disable()
+	}
 	top := container.NewVBox(p.totals, p.progressRow)
 	// The pane gives up space before the window's other panes do: its
 	// minimum is small, and a short window scrolls nothing but squeezes
@@ -148,8 +153,10 @@ func (p *overviewPane) refresh() {
 	if ov.Running {
 		text = "Cancel"
 	}
-	if p.cancel.Text != text {
+	if p.cancel.Text != text || p.barBox.Visible() != ov.Running {
+		// The bar shows only while the summary runs.
 		p.cancel.SetText(text)
+		p.barBox.Hidden = !ov.Running
 		p.progressRow.Refresh()
 	}
 	p.table.Refresh()

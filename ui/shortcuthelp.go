@@ -16,11 +16,13 @@ var keyboardShortcuts = [][2]string{
 	{"Ctrl+Tab, Ctrl+Shift+Tab", "Next, previous tab"},
 	{"Ctrl+F", "Find: the graph's find box, or the tensor filter"},
 	{"Ctrl+E", "Export the inspected tensor"},
+	{"Ctrl+Shift+S", "Save the view shown as a PNG"},
 	{"Ctrl+Q", "Quit"},
 	{"Escape", "Close the dialog on top"},
 	{"Up, Down", "Tensor list: select the previous, next tensor"},
 	{"+  −  0", "Graph: zoom in, out, 1:1"},
 	{"F, Home", "Graph: fit the whole graph"},
+	{"M", "Graph: fold or open the minimap"},
 	{"Arrow keys, PgUp, PgDn", "Graph: pan"},
 	{"Enter", "Graph find box: next match"},
 }

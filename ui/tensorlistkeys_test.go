@@ -12,7 +12,7 @@ import (
 
 // openTab opens file in a document tab of a main window of the given size,
 // as the viewer does, without choosing a tensor for it.
-func openTab(t *testing.T, w, h float32, name string, file []byte) (*docTab, *viewmodel.Queue) {
+func openTab(t testing.TB, w, h float32, name string, file []byte) (*docTab, *viewmodel.Queue) {
 	t.Helper()
 	a := test.NewTempApp(t)
 	q := viewmodel.NewQueue()

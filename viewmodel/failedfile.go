@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	"tensorscope/formats"
-	"tensorscope/tensor"
 )
 
 // FailedFile is the tab of a file that could not be decoded: the error with
@@ -18,7 +17,7 @@ type FailedFile struct {
 	Offset int64 // where decoding failed, -1 when the error has no place
 	Hex    *HeaderView
 
-	storage *tensor.Storage
+	doc *formats.Document // the file's bytes, undecoded
 }
 
 // NewFailedFile maps the file at path after err stopped its decoding. It
@@ -27,14 +26,14 @@ type FailedFile struct {
 func NewFailedFile(path string, err error) *FailedFile {
 	// A remote file's bytes would be fetched again, on the UI goroutine:
 	// its failed tab shows the error alone.
-	if formats.IsRemote(path) || formats.CheckRegular(path) != nil {
+	if formats.IsRemote(path) {
 		return nil
 	}
-	st, mapErr := tensor.MapFile(path)
+	doc, mapErr := formats.OpenUndecoded(path)
 	if mapErr != nil {
 		return nil
 	}
-	f := &FailedFile{Path: path, Err: err, Offset: -1, storage: st}
+	f := &FailedFile{Path: path, Err: err, Offset: -1, doc: doc}
 	var fe *formats.Error
 	var fields []formats.HeaderField
 	if errors.As(err, &fe) {
@@ -43,7 +42,7 @@ func NewFailedFile(path string, err error) *FailedFile {
 			f.Offset = fe.Offset
 		}
 	}
-	f.Hex = newHexView(fields, st.Bytes(), 0)
+	f.Hex = newHexView(fields, doc.Bytes(), 0)
 	f.Hex.GoTo(max(f.Offset, 0))
 	if f.Offset >= 0 {
 		f.Hex.SetMark(f.Offset, 1)
@@ -51,5 +50,5 @@ func NewFailedFile(path string, err error) *FailedFile {
 	return f
 }
 
-// Close releases the file.
-func (f *FailedFile) Close() { f.storage.Close() }
+// Close releases the file once nothing reads it.
+func (f *FailedFile) Close() { f.doc.Close() }

@@ -38,10 +38,6 @@ func (c FileChange) String() string {
 // reported: a checkpoint being written produces a burst of events.
 const watchSettle = 300 * time.Millisecond
 
-// watchPoll is how often the fallback, where inotify is unavailable, looks
-// at the file.
-const watchPoll = 2 * time.Second
-
 // FileWatcher reports, through post, each settled change of one file on
 // disk. It watches the file's folder, so that a file replaced by a rename
 // (how training jobs write checkpoints) is seen as well as one written in
@@ -53,113 +49,49 @@ type FileWatcher struct {
 	post    Poster
 	changed func(FileChange)
 
-	mu     sync.Mutex
-	timer  *time.Timer
-	last   os.FileInfo // what the poll saw
-	closed bool
-	stop   chan struct{}
-	fsw    *fsnotify.Watcher
+	mu    sync.Mutex
+	last  os.FileInfo // what the poll saw
+	watch *folderWatch
 }
 
 // WatchFile starts watching path, whose size was wasSize when it was
 // opened; changed receives each settled change on the goroutine post runs
 // things on. Close stops it.
 func WatchFile(path string, wasSize int64, post Poster, changed func(FileChange)) *FileWatcher {
-	w := &FileWatcher{path: path, wasSize: wasSize, post: post, changed: changed, stop: make(chan struct{})}
+	w := &FileWatcher{path: path, wasSize: wasSize, post: post, changed: changed}
 	if formats.IsRemote(path) {
 		return w // a remote file is not watched: F5 reads it again
 	}
 	w.last, _ = os.Stat(path) // a file already gone is reported on the first event or poll
-	fsw, err := fsnotify.NewWatcher()
-	if err == nil {
-		err = fsw.Add(filepath.Dir(path))
-		if err != nil {
-			fsw.Close()
-		}
+	clean := filepath.Clean(path)
+	matters := func(ev fsnotify.Event) bool {
+		return filepath.Clean(ev.Name) == clean && !ev.Has(fsnotify.Chmod)
 	}
-	if err != nil {
-		go w.poll()
-		return w
-	}
-	w.fsw = fsw
-	go w.events()
+	w.watch = watchFolder(filepath.Dir(path), watchSettle, matters, w.statChanged, w.report)
 	return w
 }
 
 // Close stops the watcher; no change is reported after it returns on the
 // goroutine post runs things on.
 func (w *FileWatcher) Close() {
+	if w.watch != nil {
+		w.watch.Close()
+	}
+}
+
+// statChanged is the poll: whether the file's existence, size or time
+// differs from the last look.
+func (w *FileWatcher) statChanged() bool {
+	st, err := os.Stat(w.path)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.closed {
-		return
+	differs := (err != nil) != (w.last == nil) ||
+		(err == nil && (st.Size() != w.last.Size() || !st.ModTime().Equal(w.last.ModTime())))
+	w.last = nil
+	if err == nil {
+		w.last = st
 	}
-	w.closed = true
-	close(w.stop)
-	if w.timer != nil {
-		w.timer.Stop()
-	}
-	if w.fsw != nil {
-		w.fsw.Close()
-	}
-}
-
-func (w *FileWatcher) events() {
-	for {
-		select {
-		case ev, ok := <-w.fsw.Events:
-			if !ok {
-				return
-			}
-			if filepath.Clean(ev.Name) == filepath.Clean(w.path) && !ev.Has(fsnotify.Chmod) {
-				w.settle()
-			}
-		case _, ok := <-w.fsw.Errors:
-			if !ok {
-				return
-			}
-		case <-w.stop:
-			return
-		}
-	}
-}
-
-func (w *FileWatcher) poll() {
-	t := time.NewTicker(watchPoll)
-	defer t.Stop()
-	for {
-		select {
-		case <-t.C:
-			st, err := os.Stat(w.path)
-			w.mu.Lock()
-			differs := (err != nil) != (w.last == nil) ||
-				(err == nil && (st.Size() != w.last.Size() || !st.ModTime().Equal(w.last.ModTime())))
-			if err == nil {
-				w.last = st
-			} else {
-				w.last = nil
-			}
-			w.mu.Unlock()
-			if differs {
-				w.settle()
-			}
-		case <-w.stop:
-			return
-		}
-	}
-}
-
-// settle reports the change once the file has been quiet for watchSettle.
-func (w *FileWatcher) settle() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.closed {
-		return
-	}
-	if w.timer != nil {
-		w.timer.Stop()
-	}
-	w.timer = time.AfterFunc(watchSettle, w.report)
+	return differs
 }
 
 func (w *FileWatcher) report() {
@@ -171,10 +103,7 @@ func (w *FileWatcher) report() {
 		c.Truncated = c.Size < w.wasSize
 	}
 	w.post(func() {
-		w.mu.Lock()
-		closed := w.closed
-		w.mu.Unlock()
-		if !closed {
+		if !w.watch.isClosed() {
 			w.changed(c)
 		}
 	})

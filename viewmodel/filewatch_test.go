@@ -76,9 +76,10 @@ func TestFileWatcherPollsAndSettles(t *testing.T) {
 	}
 	q := NewQueue()
 	var got []FileChange
-	w := &FileWatcher{path: path, wasSize: 64, post: q.Post, changed: func(c FileChange) { got = append(got, c) }, stop: make(chan struct{})}
+	w := &FileWatcher{path: path, wasSize: 64, post: q.Post, changed: func(c FileChange) { got = append(got, c) }}
 	w.last, _ = os.Stat(path)
-	go w.poll()
+	w.watch = &folderWatch{settle: watchSettle, fire: w.report, stop: make(chan struct{})}
+	go w.watch.polling(w.statChanged) // as watchFolder does without file events
 	defer w.Close()
 	if err := os.WriteFile(path, make([]byte, 32), 0o644); err != nil {
 		t.Fatal(err)

@@ -31,10 +31,7 @@ type Follower struct {
 	mu       sync.Mutex
 	current  string // the last file reported
 	rejected map[string]int64
-	timer    *time.Timer
-	closed   bool
-	fsw      *fsnotify.Watcher
-	stop     chan struct{}
+	watch    *folderWatch
 }
 
 // FollowFolder starts following dir; next receives each newer complete
@@ -47,17 +44,10 @@ func FollowFolder(dir string, post Poster, next func(path string)) (*Follower, e
 	if !st.IsDir() {
 		return nil, &os.PathError{Op: "follow", Path: dir, Err: errNotFolder}
 	}
-	f := &Follower{dir: dir, post: post, next: next, rejected: map[string]int64{}, stop: make(chan struct{})}
-	if w, err := fsnotify.NewWatcher(); err == nil && w.Add(dir) == nil {
-		f.fsw = w
-		go f.events()
-	} else {
-		if w != nil {
-			w.Close()
-		}
-		go f.poll()
-	}
-	f.kick()
+	f := &Follower{dir: dir, post: post, next: next, rejected: map[string]int64{}}
+	always := func(fsnotify.Event) bool { return true }
+	f.watch = watchFolder(dir, followSettle, always, func() bool { return true }, f.check)
+	f.watch.kick()
 	return f, nil
 }
 
@@ -65,80 +55,21 @@ var errNotFolder = errors.New("not a folder")
 
 // Close stops following; nothing is reported after it returns on the
 // goroutine post runs things on.
-func (f *Follower) Close() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.closed {
-		return
-	}
-	f.closed = true
-	close(f.stop)
-	if f.timer != nil {
-		f.timer.Stop()
-	}
-	if f.fsw != nil {
-		f.fsw.Close()
-	}
-}
-
-func (f *Follower) events() {
-	for {
-		select {
-		case _, ok := <-f.fsw.Events:
-			if !ok {
-				return
-			}
-			f.kick()
-		case _, ok := <-f.fsw.Errors:
-			if !ok {
-				return
-			}
-		case <-f.stop:
-			return
-		}
-	}
-}
-
-// poll stands in for file events where the system has none.
-func (f *Follower) poll() {
-	t := time.NewTicker(watchPoll)
-	defer t.Stop()
-	for {
-		select {
-		case <-t.C:
-			f.kick()
-		case <-f.stop:
-			return
-		}
-	}
-}
-
-// kick looks at the folder again once it has been quiet for followSettle.
-func (f *Follower) kick() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.closed {
-		return
-	}
-	if f.timer != nil {
-		f.timer.Stop()
-	}
-	f.timer = time.AfterFunc(followSettle, f.check)
-}
+func (f *Follower) Close() { f.watch.Close() }
 
 // check reports the newest model file if it is new and complete; a file
 // still growing is looked at again after another pause.
 func (f *Follower) check() {
 	path, size, ok := newestModel(f.dir)
 	f.mu.Lock()
-	if !ok || path == f.current || f.rejected[path] == size || f.closed {
-		f.mu.Unlock()
+	skip := !ok || path == f.current || f.rejected[path] == size
+	f.mu.Unlock()
+	if skip || f.watch.isClosed() {
 		return
 	}
-	f.mu.Unlock()
 	time.Sleep(followSettle) // the size must hold still
 	if st, err := os.Stat(path); err != nil || st.Size() != size {
-		f.kick()
+		f.watch.kick()
 		return
 	}
 	if !decodes(path) {
@@ -151,10 +82,7 @@ func (f *Follower) check() {
 	f.current = path
 	f.mu.Unlock()
 	f.post(func() {
-		f.mu.Lock()
-		closed := f.closed
-		f.mu.Unlock()
-		if !closed {
+		if !f.watch.isClosed() {
 			f.next(path)
 		}
 	})

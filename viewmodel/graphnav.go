@@ -70,7 +70,8 @@ func (n *GraphNav) Path() []string {
 	return out
 }
 
-// subgraphSummary is "12 nodes" for a subgraph's properties row.
+// subgraphSummary is "12 nodes, 1 input, 5 outputs" for a subgraph's
+// properties row.
 func subgraphSummary(g *formats.Graph) string {
 	if g == nil {
 		return "not read"
@@ -81,5 +82,9 @@ func subgraphSummary(g *formats.Graph) string {
 			ops++
 		}
 	}
-	return CountNoun(ops, "node") + ", " + CountNoun(len(g.Inputs), "input") + ", " + CountNoun(len(g.Outputs), "output")
+	outputs := len(g.Outputs) // the producers, where the codec lists no values
+	if g.OutputValues != nil {
+		outputs = len(g.OutputValues)
+	}
+	return CountNoun(ops, "node") + ", " + CountNoun(len(g.Inputs), "input") + ", " + CountNoun(outputs, "output")
 }

@@ -86,3 +86,12 @@ func TestSubgraphSummaryPluralises(t *testing.T) {
 		t.Errorf("summary %q", got)
 	}
 }
+
+// TestSubgraphSummaryCountsOutputValues: a branch whose Split feeds four
+// of its five outputs has five outputs, not two producers.
+func TestSubgraphSummaryCountsOutputValues(t *testing.T) {
+	g := &formats.Graph{Nodes: []formats.Node{{Kind: formats.KindOp}, {Kind: formats.KindOp}}, Outputs: []int{0, 1}, OutputValues: []int{0, 1, 2, 3, 4}}
+	if got := subgraphSummary(g); got != "2 nodes, 0 inputs, 5 outputs" {
+		t.Errorf("summary %q", got)
+	}
+}

@@ -267,12 +267,13 @@ func (gb *graphBuilder) inputs() {
 	}
 }
 
-// outputs records the producers of the graph outputs, once each.
+// outputs records the graph outputs and their producers (once each).
 func (gb *graphBuilder) outputs() {
 	seen := map[int]bool{}
 	for _, vi := range gb.gp.outputs {
 		v := gb.value(gb.b.idOf(vi.name))
 		vi.typ.apply(&gb.g.Values[v])
+		gb.g.OutputValues = append(gb.g.OutputValues, v)
 		if p := gb.g.Values[v].Producer; p >= 0 && !seen[p] {
 			seen[p] = true
 			gb.g.Outputs = append(gb.g.Outputs, p)

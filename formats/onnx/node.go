@@ -357,7 +357,7 @@ func (b *builder) graphAttr(m msg, a *attribute, n *nodeProto, depth int, single
 			return nil, err
 		}
 		n.subgraphs = append(n.subgraphs, formats.Subgraph{Name: name, Graph: g})
-		descs = append(descs, fmt.Sprintf("graph %s (%d nodes)", gp.name, countOps(g)))
+		descs = append(descs, fmt.Sprintf("graph %s (%s)", gp.name, nodeCount(countOps(g))))
 	}
 	if single && len(descs) == 1 {
 		return descs[0], nil
@@ -373,4 +373,12 @@ func countOps(g *formats.Graph) int {
 		}
 	}
 	return n
+}
+
+// nodeCount is "1 node" or "N nodes".
+func nodeCount(n int) string {
+	if n == 1 {
+		return "1 node"
+	}
+	return fmt.Sprintf("%d nodes", n)
 }

@@ -2,7 +2,6 @@ package pytorch
 
 import (
 	"archive/zip"
-	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -68,7 +67,8 @@ type codeFile struct {
 // torch.jit.save: <folder>/data.pkl, <folder>/data/<key>, <folder>/version...
 func readZip(src *formats.Source, doc *formats.Document) (*checkpoint, error) {
 	size := int64(len(src.Data))
-	zreader := bytes.NewReader(src.Data)
+	zreader := newZipReaderAt(src)
+	defer zreader.release()
 	zr, err := zip.NewReader(zreader, size)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 		// Member names are never used as paths: "insecure" ones are only
@@ -359,7 +359,7 @@ func readLegacy(src *formats.Source, doc *formats.Document) (*checkpoint, error)
 	u := newUnpickler(src.Data, 0)
 	next := func(what string) (any, int, error) {
 		start := u.pos
-		u.memo = map[uint32]any{}
+		u.memo = memo{}
 		v, err := u.load()
 		if err != nil {
 			return nil, start, fmt.Errorf("%s: %w", what, err)

@@ -32,7 +32,7 @@ type unpickler struct {
 
 	stack []any
 	marks []int // stack heights at each open MARK
-	memo  map[uint32]any
+	memo  memo
 
 	proto int
 	// persistent resolves a persistent id (a storage reference); nil
@@ -43,7 +43,7 @@ type unpickler struct {
 }
 
 func newUnpickler(data []byte, base int64) *unpickler {
-	return &unpickler{data: data, base: base, memo: map[uint32]any{}, unknown: map[string]int{}}
+	return &unpickler{data: data, base: base, unknown: map[string]int{}}
 }
 
 func (u *unpickler) errf(at int, format string, args ...any) error {
@@ -449,7 +449,7 @@ func (u *unpickler) step(op byte, at int) (bool, error) {
 		}
 		return false, u.put(n, at)
 	case opMemoize:
-		return false, u.put(uint32(len(u.memo)), at)
+		return false, u.put(uint32(u.memo.len()), at)
 	case opGet, opBinGet, opLongBinGet:
 		n, err := u.memoIndex(op, at, "GET")
 		if err != nil {
@@ -733,15 +733,15 @@ func (u *unpickler) put(i uint32, at int) error {
 	if err != nil {
 		return err
 	}
-	if _, seen := u.memo[i]; !seen && len(u.memo) >= maxMemo {
+	if u.memo.len() >= maxMemo && !u.memo.has(i) {
 		return u.errf(at, "more than %d memo entries", maxMemo)
 	}
-	u.memo[i] = v
+	u.memo.put(i, v)
 	return nil
 }
 
 func (u *unpickler) get(i uint32, at int) error {
-	v, ok := u.memo[i]
+	v, ok := u.memo.get(i)
 	if !ok {
 		return u.errf(at, "memo entry %d was never stored", i)
 	}

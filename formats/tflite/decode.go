@@ -26,6 +26,7 @@ type decoder struct {
 	src    *formats.Source
 	doc    *formats.Document
 	buf    []byte
+	words  *farWords // reads the file's scattered words while decoding
 	schema *fbSchema
 	model  *tfl.Model
 
@@ -60,7 +61,9 @@ func decode(src *formats.Source) (*formats.Document, error) {
 		return nil, formats.Errorf(4, "expected the file identifier \"TFL3\"")
 	}
 	defer readSparsely(d.buf)()
-	if err := verifyModel(d.buf, s); err != nil {
+	d.words = newFarWords(src)
+	defer d.words.close()
+	if err := verifyModel(d.buf, d.words, s); err != nil {
 		return nil, err
 	}
 	d.model = tfl.GetRootAsModel(d.buf, 0)

@@ -112,7 +112,7 @@ func (d *decoder) metadataValue(name string, b []byte, off int64) *formats.Meta 
 	if schema != nil {
 		s, err := schema()
 		if err == nil {
-			err = verifyModel(b, s)
+			err = verifyModel(b, inMemory(b), s)
 		}
 		if err == nil {
 			return tableAt(b, uint64(u32le(b)), s.root).tree(name, 0)

@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	flatbuffers "github.com/google/flatbuffers/go"
-
 	"tensorscope/formats"
 	"tensorscope/formats/tflite/internal/tfl"
 	"tensorscope/tensor"
@@ -47,19 +45,42 @@ func (d *decoder) bufferSpan(index uint32) (off, size int64, where string, err e
 	}
 	var b tfl.Buffer
 	d.model.Buffers(&b, int(index))
-	tab := b.Table()
-	if o := tab.Offset(4); o != 0 { // data
-		start := int64(tab.Vector(flatbuffers.UOffsetT(o)))
-		return start, int64(tab.VectorLen(flatbuffers.UOffsetT(o))), "data", nil
+	// The Buffer table lies beside its data, megabytes from the rest of
+	// the flatbuffer: its fields are read through d.words (see farWords),
+	// not through the generated accessors. The verifier has checked them.
+	pos := uint64(b.Table().Pos)
+	if at := d.bufferField(pos, 0); at != 0 { // data: [ubyte]
+		vec := at + uint64(d.words.u32(at))
+		return int64(vec + 4), int64(d.words.u32(vec)), "data", nil
 	}
-	if b.Offset() > 1 {
-		o, n := b.Offset(), b.Size()
+	var o, n uint64
+	if at := d.bufferField(pos, 1); at != 0 { // offset: ulong
+		o = d.words.u64(at)
+	}
+	if at := d.bufferField(pos, 2); at != 0 { // size: ulong
+		n = d.words.u64(at)
+	}
+	if o > 1 {
 		if o > uint64(len(d.buf)) || n > uint64(len(d.buf))-o {
 			return 0, 0, "", fmt.Errorf("buffer %d: offset %d and size %d reach past the end of the file (size %d)", index, o, n, len(d.buf))
 		}
 		return int64(o), int64(n), "offset", nil
 	}
 	return 0, 0, "", nil
+}
+
+// bufferField is the file offset of field id of the Buffer table at pos,
+// or 0 when the table leaves it out.
+func (d *decoder) bufferField(pos uint64, id int) uint64 {
+	vt := uint64(int64(pos) - int64(int32(d.words.u32(pos))))
+	slot := uint64(4 + 2*id)
+	if slot+2 > uint64(d.words.u16(vt)) {
+		return 0
+	}
+	if fo := d.words.u16(vt + slot); fo != 0 {
+		return pos + uint64(fo)
+	}
+	return 0
 }
 
 // tensorName is the tensor's listed name before any sgN/ prefix.

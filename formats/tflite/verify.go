@@ -1,8 +1,6 @@
 package tflite
 
 import (
-	"encoding/binary"
-
 	"tensorscope/formats"
 )
 
@@ -18,12 +16,13 @@ const maxDepth = 64
 
 type verifier struct {
 	buf    []byte
+	words  *farWords
 	size   uint64
 	budget int // objects left to visit: bounds files that share one table many times
 }
 
-func (v *verifier) u32(at uint64) uint32 { return binary.LittleEndian.Uint32(v.buf[at:]) }
-func (v *verifier) u16(at uint64) uint16 { return binary.LittleEndian.Uint16(v.buf[at:]) }
+func (v *verifier) u32(at uint64) uint32 { return v.words.u32(at) }
+func (v *verifier) u16(at uint64) uint16 { return v.words.u16(at) }
 
 func (v *verifier) spend(at uint64) error {
 	v.budget--
@@ -33,9 +32,10 @@ func (v *verifier) spend(at uint64) error {
 	return nil
 }
 
-// verifyModel checks the file from its root offset.
-func verifyModel(buf []byte, s *fbSchema) error {
-	v := &verifier{buf: buf, size: uint64(len(buf)), budget: len(buf)/2 + 1024}
+// verifyModel checks the file from its root offset, reading its words
+// through words.
+func verifyModel(buf []byte, words *farWords, s *fbSchema) error {
+	v := &verifier{buf: buf, words: words, size: uint64(len(buf)), budget: len(buf)/2 + 1024}
 	if v.size < 8 {
 		return formats.Errorf(0, "a flatbuffer needs at least 8 bytes (root offset and identifier), the file has %d", v.size)
 	}

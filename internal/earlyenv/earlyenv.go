@@ -1,19 +1,21 @@
 // Package earlyenv adjusts the process environment before any dependency's
-// package initialiser reads it. Two initialisers would otherwise misbehave:
+// package initialiser reads it, for two reasons:
 //
 //   - fyne.io/fyne/v2/lang parses the locale and logs "Error parsing user
 //     locale C" when the environment says C.UTF-8 (or POSIX@..., etc.). Such a
 //     user gets English anyway, so we set LANGUAGE=en, which Fyne's locale
 //     lookup prefers in that case and the C library's setlocale ignores
 //     (rewriting LANG instead makes GTK warn when en_US is not installed).
-//   - github.com/sqweek/dialog calls gtk_init_check, which connects to the X
-//     display (about 90 ms here). The headless subcommands must not touch the
-//     display, so for them we hide DISPLAY and WAYLAND_DISPLAY.
+//   - The headless subcommands must never touch the display (they run on
+//     servers over ssh, and in CI), so for them we hide DISPLAY and
+//     WAYLAND_DISPLAY from every library. (sqweek/dialog's initialiser used
+//     to connect to the display here; on Linux the viewer now loads GTK only
+//     when it shows a file dialog, see ui/gtkchooser_linux.go.)
 //
 // Go initialises packages in import-path order as soon as their own imports
 // are initialised. This package imports only os, so it becomes ready right
 // after os and sorts before unicode, fmt and everything that waits on them —
-// including both packages above (cli/main_test.go checks the order). Do not add
+// including Fyne's lang (cli/main_test.go checks the order). Do not add
 // imports here.
 package earlyenv
 

@@ -76,13 +76,6 @@ func TestRenderPlotGolden(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(strings.TrimSuffix(c.name, ".png"), func(t *testing.T) {
-			if c.opt.View == ViewWindow {
-				// Known defect, 2026-11-27: the window's layout under the
-				// inspector's toolbar depends on whether the statistics
-				// arrive before its first layout (a 20 px band appears or
-				// not), so under load this render differs from a quiet one.
-				t.Skip("window_signal_plot: the inspector's layout depends on timing under load; fix before re-enabling")
-			}
 			assertGolden(t, c.name, render(t, c.doc, c.opt))
 		})
 	}

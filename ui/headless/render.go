@@ -139,10 +139,18 @@ func onUIGoroutine(f func()) {
 // (constants folded, top to bottom), measuring text with the theme's font
 // as the GUI does, and returns it with the theme's palette for exports.
 func GraphScene(doc *formats.Document, dark bool) (s *graphview.Scene, pal graphview.Palette, err error) {
+	all := viewmodel.DefaultGraphSettings()
+	all.Depth = viewmodel.DepthAll // an export is of the whole graph
+	return GraphSceneWith(doc, all, dark)
+}
+
+// GraphSceneWith is GraphScene laid out as settings ask (the groups
+// collapsed to a depth, constants shown, the direction).
+func GraphSceneWith(doc *formats.Document, settings viewmodel.GraphSettings, dark bool) (s *graphview.Scene, pal graphview.Palette, err error) {
 	onUIGoroutine(func() {
 		h := newHeadless(dark)
 		defer h.close()
-		s, err = h.graphScene(doc)
+		s, _, err = h.graphSceneWith(doc, settings)
 		pal = h.palette()
 	})
 	return s, pal, err
@@ -223,6 +231,15 @@ func (h *headless) captureInspector(ctx context.Context, win fyne.Window, size f
 	if err := h.settle(ctx, in.Ready); err != nil {
 		return nil, err
 	}
+	// What settled (statistics in the toolbar) may change minimum sizes
+	// after the layout above; whether it arrived before or after that
+	// layout must not show in the picture, so lay the whole window out
+	// again from its final state, and let work sized to it settle again.
+	win.Resize(size.AddWidthHeight(1, 1))
+	win.Resize(size)
+	if err := h.settle(ctx, in.Ready); err != nil {
+		return nil, err
+	}
 	return win.Canvas().Capture(), nil
 }
 
@@ -240,13 +257,6 @@ func resize(win fyne.Window, size fyne.Size) error {
 	}
 	win.Resize(size)
 	return nil
-}
-
-func (h *headless) graphScene(doc *formats.Document) (*graphview.Scene, error) {
-	all := viewmodel.DefaultGraphSettings()
-	all.Depth = viewmodel.DepthAll // an export is of the whole graph
-	s, _, err := h.graphSceneWith(doc, all)
-	return s, err
 }
 
 // graphSceneWith lays doc's graph out as settings ask.
