@@ -6,12 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"tensorscope/internal/remote/remotetest"
 	"tensorscope/internal/samples"
+	"tensorscope/viewmodel"
 )
 
 func TestOpenURLValidates(t *testing.T) {
@@ -39,6 +39,11 @@ func TestOpenURLOpensATab(t *testing.T) {
 	defer s.Close()
 	s.Files["mnist.tmfile"] = data
 	mw := NewMainWindow(a, Options{})
+	// Results come through a queue drained here, on the test's goroutine
+	// (the test driver's fyne.Do would run them on the task's).
+	q := viewmodel.NewQueue()
+	mw.post = q.Post
+	mw.ws = viewmodel.NewWorkspace(q.Post, a.Preferences())
 	found := false
 	for _, m := range mw.mainMenu().Items[0].Items {
 		found = found || m.Label == "Open URL…"
@@ -53,17 +58,9 @@ func TestOpenURLOpensATab(t *testing.T) {
 	}
 	test.Type(entry, s.URLOf("mnist.tmfile"))
 	entry.OnSubmitted(entry.Text)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		var loaded bool
-		fyne.DoAndWait(func() { loaded = len(mw.docTabs) == 1 && mw.docTabs[0].doc != nil })
-		if loaded {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the remote file's tab did not open")
-		}
-		time.Sleep(20 * time.Millisecond)
+	loaded := func() bool { return len(mw.docTabs) == 1 && mw.docTabs[0].doc != nil }
+	if !q.Drain(func() bool { return !loaded() }, 30*time.Second) {
+		t.Fatal("the remote file's tab did not open")
 	}
 	if got := mw.docTabs[0].doc.Doc.Format; got != "tmfile" {
 		t.Errorf("format %q", got)
