@@ -31,6 +31,7 @@ func newCommand(name, usage string) *command {
 	fl := flag.NewFlagSet(name, flag.ContinueOnError)
 	fl.SetOutput(io.Discard)
 	fl.Usage = func() {}
+	fl.Func("remote-cache", "memory for the fetched bytes of http(s):// and hf:// files, e.g. 512M, 2G (default 1G, or $TENSORSCOPE_REMOTE_CACHE)", formats.SetRemoteCache)
 	return &command{name: name, usage: usage, flags: fl}
 }
 

@@ -37,7 +37,12 @@ type Document struct {
 	owned   []*tensor.Storage // closed with the shards (see Own)
 
 	life lifetime // users of the mapped bytes; see Acquire and Close
+
+	remote bool // read with range requests (see IsRemote)
 }
+
+// Remote reports whether the document was opened from a URL.
+func (d *Document) Remote() bool { return d.remote }
 
 // Bytes returns the whole file's bytes (read-only; usually a mapping).
 func (d *Document) Bytes() []byte { return d.data }
@@ -136,6 +141,7 @@ type TensorEntry struct {
 	text   func(flat int) (string, error) // see SetText
 	once   sync.Mutex
 	cached *tensor.Tensor
+	remote *Document // set for a remote document's entries: see loadRemote
 }
 
 // SetLoader installs the function that produces the tensor's data. Codecs
@@ -160,6 +166,9 @@ func (e *TensorEntry) Load(ctx context.Context) (*tensor.Tensor, error) {
 	}
 	e.once.Lock()
 	defer e.once.Unlock()
+	if e.remote != nil {
+		return e.loadRemote(ctx)
+	}
 	if e.cached != nil {
 		return e.cached, nil
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"tensorscope/internal/remote"
 )
 
 // ErrPathEscapes reports a file reference that is absolute or leaves the
@@ -24,6 +26,13 @@ func ResolveInside(docPath, ref string) (string, error) {
 	}
 	if strings.ContainsRune(ref, 0) {
 		return "", fmt.Errorf("%w: %q contains a NUL byte", ErrPathEscapes, ref)
+	}
+	if IsRemote(docPath) {
+		full, err := remote.ResolveRelative(docPath, ref)
+		if err != nil {
+			return "", fmt.Errorf("%w: %q", ErrPathEscapes, ref)
+		}
+		return full, nil
 	}
 	slashed := strings.ReplaceAll(ref, `\`, "/")
 	if filepath.IsAbs(ref) || strings.HasPrefix(slashed, "/") || filepath.VolumeName(ref) != "" {

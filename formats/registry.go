@@ -108,6 +108,9 @@ func Detect(data []byte) (*Format, error) {
 // Open maps the file at path read-only and decodes it with the codec its
 // content matches (never chosen by file name).
 func Open(path string) (*Document, error) {
+	if IsRemote(path) {
+		return openRemote(path)
+	}
 	if err := CheckRegular(path); err != nil {
 		return nil, err
 	}

@@ -19,6 +19,9 @@ func CheckRegular(path string) error {
 // StatRegular is CheckRegular that also returns what the stat found (the
 // size, say).
 func StatRegular(path string) (fs.FileInfo, error) {
+	if IsRemote(path) {
+		return statRemote(path)
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"context"
 	"fmt"
 	"sync"
 
@@ -44,6 +45,9 @@ func (s *Shard) Storage() (*tensor.Storage, error) {
 	defer s.mu.Unlock()
 	if s.closed {
 		return nil, fmt.Errorf("%s: document closed", s.Path)
+	}
+	if s.storage == nil && s.err == nil && IsRemote(s.Path) {
+		s.storage, _, s.err = openRemoteStorage(context.Background(), s.Path)
 	}
 	if s.storage == nil && s.err == nil {
 		if s.err = CheckRegular(s.Path); s.err == nil {

@@ -16,6 +16,9 @@ import (
 // shard would make the read wait forever, so it is refused before it is
 // opened (see OpenRegular).
 func ReadHeader(path string, first int64, parse func(prefix []byte, size int64) (need int64, err error)) (size int64, err error) {
+	if IsRemote(path) {
+		return readRemoteHeader(path, first, parse)
+	}
 	f, st, err := OpenRegular(path)
 	if err != nil {
 		return 0, err

@@ -27,9 +27,27 @@ func recoverFault(err *error) {
 		return
 	}
 	// The runtime's fault errors carry the faulting address.
-	if _, ok := r.(interface{ Addr() uintptr }); ok {
-		*err = ErrFault
+	if a, ok := r.(interface{ Addr() uintptr }); ok {
+		*err = &FaultError{Addr: a.Addr()}
 		return
 	}
 	panic(r)
+}
+
+// FaultError is ErrFault with the address that faulted (errors.Is(err,
+// ErrFault) holds for it). A reader of memory it fills on demand (a remote
+// file's blocks, fetched when first read) learns from Addr which block the
+// code in CatchFault needed.
+type FaultError struct{ Addr uintptr }
+
+func (e *FaultError) Error() string        { return ErrFault.Error() }
+func (e *FaultError) Is(target error) bool { return target == ErrFault }
+
+// FaultAddr returns the faulting address of an error from CatchFault.
+func FaultAddr(err error) (uintptr, bool) {
+	var fe *FaultError
+	if errors.As(err, &fe) {
+		return fe.Addr, true
+	}
+	return 0, false
 }

@@ -24,6 +24,13 @@ type Storage struct {
 // afterwards.
 func NewStorage(b []byte) *Storage { return &Storage{data: b} }
 
+// NewStorageFunc wraps memory that release frees when the storage is
+// closed: a mapping made elsewhere (a remote file's window of fetched
+// blocks).
+func NewStorageFunc(b []byte, release func() error) *Storage {
+	return &Storage{data: b, release: release}
+}
+
 // MapFile opens path read-only and maps it into memory (on Linux and macOS;
 // elsewhere it reads the file). No tensor data is copied: pages are read
 // from disk when a view first touches them.

@@ -478,6 +478,7 @@ func (mw *MainWindow) mainMenu() *fyne.MainMenu {
 	saveView := fyne.NewMenuItem("Save View as PNG…", mw.saveView)
 	saveView.Shortcut = shortcutSaveView
 	follow := fyne.NewMenuItem("Follow Folder…", mw.followDialog)
+	openURL := fyne.NewMenuItem("Open URL…", mw.openURLDialog)
 	if dt := mw.current(); dt == nil || dt.graph == nil {
 		exportGraph.Disabled = true // this tab has no graph to export
 	}
@@ -486,7 +487,7 @@ func (mw *MainWindow) mainMenu() *fyne.MainMenu {
 	quit := fyne.NewMenuItem("Quit", mw.quit)
 	quit.Shortcut = shortcutQuit
 	quit.IsQuit = true
-	file := fyne.NewMenu("File", open, recent, follow, fyne.NewMenuItemSeparator(), compareWith, compareTabs,
+	file := fyne.NewMenu("File", open, openURL, recent, follow, fyne.NewMenuItemSeparator(), compareWith, compareTabs,
 		fyne.NewMenuItemSeparator(), exportTensor, exportAll, exportGraph, saveView,
 		fyne.NewMenuItemSeparator(), reload, closeTab, fyne.NewMenuItemSeparator(), quit)
 

@@ -24,6 +24,11 @@ type FailedFile struct {
 // returns nil when the file itself cannot be read (it does not exist, or
 // cannot be mapped): then there are no bytes to show, only the error.
 func NewFailedFile(path string, err error) *FailedFile {
+	// A remote file's bytes would be fetched again, on the UI goroutine:
+	// its failed tab shows the error alone.
+	if formats.IsRemote(path) {
+		return nil
+	}
 	doc, mapErr := formats.OpenUndecoded(path)
 	if mapErr != nil {
 		return nil

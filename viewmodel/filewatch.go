@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"tensorscope/formats"
 )
 
 // FileChange says how an open file changed on disk.
@@ -57,6 +59,9 @@ type FileWatcher struct {
 // things on. Close stops it.
 func WatchFile(path string, wasSize int64, post Poster, changed func(FileChange)) *FileWatcher {
 	w := &FileWatcher{path: path, wasSize: wasSize, post: post, changed: changed}
+	if formats.IsRemote(path) {
+		return w // a remote file is not watched: F5 reads it again
+	}
 	w.last, _ = os.Stat(path) // a file already gone is reported on the first event or poll
 	clean := filepath.Clean(path)
 	matters := func(ev fsnotify.Event) bool {
@@ -68,7 +73,11 @@ func WatchFile(path string, wasSize int64, post Poster, changed func(FileChange)
 
 // Close stops the watcher; no change is reported after it returns on the
 // goroutine post runs things on.
-func (w *FileWatcher) Close() { w.watch.Close() }
+func (w *FileWatcher) Close() {
+	if w.watch != nil {
+		w.watch.Close()
+	}
+}
 
 // statChanged is the poll: whether the file's existence, size or time
 // differs from the last look.

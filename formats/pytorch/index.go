@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"tensorscope/formats"
 )
@@ -221,7 +220,7 @@ func openPTShard(doc *formats.Document, indexPath, file string) *shardCheckpoint
 		s.note = fmt.Sprintf("shard path refused: %v", err)
 		return s
 	}
-	if _, err := os.Stat(path); err != nil {
+	if _, err := formats.StatRegular(path); err != nil {
 		s.note = fmt.Sprintf("shard %s is missing", file)
 		return s
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 
 	"tensorscope/formats"
@@ -155,7 +154,7 @@ func openShards(doc *formats.Document, indexPath string, files []string, fileAt 
 	out := make([]*shardInfo, len(files))
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
+	for range min(formats.HeaderReaders(indexPath), len(files)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -291,7 +290,7 @@ func shardFormat(src *formats.Source) *formats.Format {
 		if err != nil {
 			continue
 		}
-		st, err := tensor.MapFile(path)
+		st, err := formats.MapFile(path)
 		if err != nil {
 			continue
 		}

@@ -26,7 +26,7 @@ var allowed = []struct {
 }{
 	{"tensor", nil},
 	{"internal/", nil},
-	{"formats", []string{"tensor"}},
+	{"formats", []string{"tensor", "internal/remote"}},
 	{"formats/all", []string{"codec"}},
 	{"formats/", []string{"formats", "tensor", "codec's own"}},
 	{"graphview/layout", nil},

@@ -1,0 +1,266 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"tensorscope/formats"
+	"tensorscope/internal/remote"
+	"tensorscope/internal/remote/remotetest"
+	"tensorscope/internal/samples"
+	"tensorscope/tensor"
+)
+
+// remoteSamples are the sample files that must read the same over HTTP as
+// from disk: one of each format and multi-file layout that works remotely.
+var remoteSamples = []string{
+	"safetensors/FluxML-SafeTensors.jl/non_sharded/model.safetensors",
+	"safetensors/FluxML-SafeTensors.jl/sharded/model.safetensors.index.json",
+	"gguf/models/stories260K.gguf",
+	"gguf/quantized-llama.cpp/synth-llama256-Q4_K_M.gguf",
+	"gguf/quantized-llama.cpp/split/synth-llama256-IQ1_S-00001-of-00002.gguf",
+	"npy/npyio/data_float64_2x3x4_corder.npy",
+	"npy/generated-numpy-1.24.2/bundle_stored.npz",
+	"npy/generated-numpy-1.24.2/bundle_compressed.npz",
+	"onnx/torchvision-export/squeezenet1_1_opset13_extdata.onnx",
+	"pytorch/generated-torch-1.13/sharded/pytorch_model.bin.index.json",
+	"pytorch/pickle-jl/strides.bin",
+	"tmfile/tengine_mnist.tmfile",
+}
+
+func runOut(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Run(args, &out, &errb, noViewer)
+	return out.String(), errb.String(), code
+}
+
+// sameJSON compares two JSON documents after replacing, in the remote
+// one, the server's address by the samples folder.
+func sameJSON(t *testing.T, name, local, remoteOut, url, dir string) {
+	t.Helper()
+	remoteOut = strings.ReplaceAll(remoteOut, url, dir)
+	var a, b any
+	if err := json.Unmarshal([]byte(local), &a); err != nil {
+		t.Fatalf("%s: local JSON: %v", name, err)
+	}
+	if err := json.Unmarshal([]byte(remoteOut), &b); err != nil {
+		t.Fatalf("%s: remote JSON: %v", name, err)
+	}
+	ja, _ := json.MarshalIndent(a, "", " ")
+	jb, _ := json.MarshalIndent(b, "", " ")
+	if !bytes.Equal(ja, jb) {
+		la, lb := strings.Split(string(ja), "\n"), strings.Split(string(jb), "\n")
+		for i := range min(len(la), len(lb)) {
+			if la[i] != lb[i] {
+				t.Errorf("%s: remote info --json differs at line %d:\nlocal  %s\nremote %s", name, i+1, la[i], lb[i])
+				return
+			}
+		}
+		t.Errorf("%s: remote info --json differs in length (%d, %d lines)", name, len(la), len(lb))
+	}
+}
+
+func TestRemoteSamplesReadAsLocal(t *testing.T) {
+	samples.Dir(t, "safetensors")
+	dir := samples.Root()
+	s := remotetest.New(dir)
+	defer s.Close()
+	for _, name := range remoteSamples {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			local := filepath.Join(dir, name)
+			url := s.URLOf(name)
+			lout, lerr, lcode := runOut(t, "info", "--json", local)
+			rout, rerr, rcode := runOut(t, "info", "--json", url)
+			if lcode != 0 {
+				t.Skipf("the sample does not open locally: %s", lerr)
+			}
+			if rcode != 0 {
+				t.Fatalf("remote info: status %d: %s", rcode, rerr)
+			}
+			sameJSON(t, name, lout, rout, s.URL, dir)
+
+			lout, lerr, lcode = runOut(t, "stats", "--json", local)
+			rout, rerr, rcode = runOut(t, "stats", "--json", url)
+			if lcode != rcode || strings.ReplaceAll(rerr, s.URL, dir) != lerr {
+				t.Fatalf("stats: local %d %q, remote %d %q", lcode, lerr, rcode, rerr)
+			}
+			if lout != rout {
+				t.Errorf("stats --json differ:\nlocal  %.300s\nremote %.300s", lout, rout)
+			}
+		})
+	}
+}
+
+// Opening reads headers only: info of a 40 MB safetensors file transfers
+// its header (one or two requests), and one tensor's stats that tensor's
+// bytes besides.
+func TestRemoteTransfersOnlyWhatIsRead(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "big.safetensors")
+	writeSafetensors(t, path, 10, 1<<20) // ten float32 tensors of 4 MiB
+	s := remotetest.New(dir)
+	defer s.Close()
+	url := s.URLOf("big.safetensors")
+
+	s.ResetTraffic()
+	if _, errs, code := runOut(t, "info", "--json", url); code != 0 {
+		t.Fatal(errs)
+	}
+	reqs, sent := s.Traffic()
+	if reqs > 2 || sent > remote.BlockSize {
+		t.Errorf("info: %d requests, %d bytes; want at most 2 requests and one block", reqs, sent)
+	}
+
+	s.ResetTraffic()
+	if _, errs, code := runOut(t, "stats", url, "t3"); code != 0 {
+		t.Fatal(errs)
+	}
+	_, sent = s.Traffic()
+	if sent < 4<<20 || sent > 4<<20+3*remote.BlockSize {
+		t.Errorf("stats of one 4 MiB tensor transferred %d bytes", sent)
+	}
+}
+
+// A server that goes away mid-read gives a clear error, never numbers.
+func TestRemoteStatsOfChangedFileFails(t *testing.T) {
+	dir := t.TempDir()
+	writeSafetensors(t, filepath.Join(dir, "m.safetensors"), 2, 1<<20)
+	s := remotetest.New(dir)
+	defer s.Close()
+	s.Faults.ChangeAfter = 2
+	out, errs, code := runOut(t, "stats", s.URLOf("m.safetensors"), "t1")
+	if code == 0 || out != "" || !strings.Contains(errs, "changed on the server") {
+		t.Fatalf("status %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+// writeSafetensors writes n float32 tensors t0…t(n-1) of elems elements
+// each, of values i·0.5 + k.
+func writeSafetensors(t testing.TB, path string, n, elems int) {
+	t.Helper()
+	hdr := map[string]any{}
+	for k := range n {
+		hdr[fmt.Sprintf("t%d", k)] = map[string]any{"dtype": "F32", "shape": []int{elems / 1024, 1024},
+			"data_offsets": []int{k * elems * 4, (k + 1) * elems * 4}}
+	}
+	h, _ := json.Marshal(hdr)
+	for len(h)%8 != 0 {
+		h = append(h, ' ')
+	}
+	buf := make([]byte, 8+len(h)+n*elems*4)
+	binary.LittleEndian.PutUint64(buf, uint64(len(h)))
+	copy(buf[8:], h)
+	data := buf[8+len(h):]
+	for k := range n {
+		for i := range elems {
+			binary.LittleEndian.PutUint32(data[(k*elems+i)*4:], math.Float32bits(float32(i)*0.5+float32(k)))
+		}
+	}
+	if err := os.WriteFile(path, buf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A header larger than the first block faults its way in (64 KiB, then
+// 256 KiB, then 1 MiB a request) and reads as locally.
+func TestRemoteLargeHeaderFaultsIn(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "many.safetensors")
+	writeSafetensors(t, path, 6000, 1024) // a header of about 500 KB
+	s := remotetest.New(dir)
+	defer s.Close()
+	lout, lerr, code := runOut(t, "info", "--json", path)
+	if code != 0 {
+		t.Fatal(lerr)
+	}
+	s.ResetTraffic()
+	rout, rerr, code := runOut(t, "info", "--json", s.URLOf("many.safetensors"))
+	if code != 0 {
+		t.Fatal(rerr)
+	}
+	sameJSON(t, "many.safetensors", lout, rout, s.URL, dir)
+	reqs, sent := s.Traffic()
+	if reqs > 5 || sent > 2<<20 {
+		t.Errorf("a 500 KB header took %d requests, %d bytes", reqs, sent)
+	}
+}
+
+// Every headless command takes a URL.
+func TestRemoteEveryCommand(t *testing.T) {
+	dir := t.TempDir()
+	writeSafetensors(t, filepath.Join(dir, "a.safetensors"), 2, 4096)
+	s := remotetest.New(dir)
+	defer s.Close()
+	url := s.URLOf("a.safetensors")
+	out := t.TempDir()
+	for _, args := range [][]string{
+		{"info", url},
+		{"stats", url},
+		{"summary", url},
+		{"diff", url, filepath.Join(dir, "a.safetensors")},
+		{"export", url, "--tensor", "t1", "--out", filepath.Join(out, "t1.npy")},
+		{"render", url, "--view", "heatmap", "--tensor", "t1", "--out", filepath.Join(out, "t1.png")},
+	} {
+		if _, errs, code := runOut(t, args...); code != 0 {
+			t.Errorf("%s: status %d: %s", args[0], code, errs)
+		}
+	}
+}
+
+// A tensor loaded by a holder stays fetched until the holder releases the
+// document: the cache refuses what does not fit beside it rather than
+// dropping it, and takes it once the holder is done.
+func TestRemoteCacheKeepsWhatAHolderUses(t *testing.T) {
+	dir := t.TempDir()
+	writeSafetensors(t, filepath.Join(dir, "m.safetensors"), 2, 1<<20) // two 4 MiB tensors
+	s := remotetest.New(dir)
+	defer s.Close()
+	doc, err := formats.Open(s.URLOf("m.safetensors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	if err := formats.SetRemoteCache("6M"); err != nil {
+		t.Fatal(err)
+	}
+	defer formats.SetRemoteCache("1G")
+	ctx, release, err := doc.Acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0, err := doc.Tensor("t0").Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := doc.Tensor("t1").Load(ctx); err == nil || !strings.Contains(err.Error(), "remote cache is full") {
+		t.Fatalf("a second 4 MiB tensor in a 6 MiB cache beside a held one: %v", err)
+	}
+	var v float64
+	if err := tensor.CatchFault(func() (err error) { v, err = t0.Float64At([]int{0, 1023}); return err }); err != nil || v != 511.5 {
+		t.Fatalf("the held tensor: %v, %v", v, err)
+	}
+	release()
+	// The release unpins on a goroutine of its own (context.AfterFunc).
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		err = doc.Run(context.Background(), func(ctx context.Context) error {
+			_, err := doc.Tensor("t1").Load(ctx)
+			return err
+		})
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the release: %v", err)
+		}
+	}
+}
