@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"tensorscope/graphview"
 	"tensorscope/tensor"
 	"tensorscope/ui/headless"
 	"tensorscope/viewmodel"
@@ -125,7 +123,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 			return fileError(stderr, path, err)
 		}
 		note, err = viewmodel.ExportGraphContext(intr.ctx, *out, s, pal)
-		if tooLarge := (*graphview.PNGTooLargeError)(nil); errors.As(err, &tooLarge) {
+		if viewmodel.IsGraphTooLargeForPNG(err) {
 			err = fmt.Errorf("%w: --out with .svg, or --depth N", err)
 		}
 		if status, done := intr.finish(stderr, "export", *out, err); done {

@@ -2,6 +2,7 @@ package viewmodel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -63,4 +64,11 @@ func graphPNGNote(s *graphview.Scene, opt graphview.ExportOptions, scale float64
 		limit = formats.GroupDigits(graphview.MaxPNGSide) + " pixels a side"
 	}
 	return fmt.Sprintf("%s, at %.0f%% of the graph's 1:1 size to stay within %s.", note, scale*100, limit)
+}
+
+// IsGraphTooLargeForPNG reports whether err says a graph cannot be drawn
+// as a readable PNG (SVG or a shallower depth can).
+func IsGraphTooLargeForPNG(err error) bool {
+	var tooLarge *graphview.PNGTooLargeError
+	return errors.As(err, &tooLarge)
 }
