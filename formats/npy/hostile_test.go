@@ -211,6 +211,14 @@ func TestManyMembersZip64(t *testing.T) {
 	}
 	var zbuf bytes.Buffer
 	zw := zip.NewWriter(&zbuf)
+	// One compressor for every member: a fresh one each (the default)
+	// allocates about 1 MB per member, 50 GB for the archive, which took
+	// this test past ten minutes under the race detector.
+	fw, _ := flate.NewWriter(nil, flate.BestSpeed)
+	zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) {
+		fw.Reset(w)
+		return fw, nil
+	})
 	const n = 100_000
 	for i := 0; i < n; i++ {
 		body := npyBytes("{'descr': '<u2', 'fortran_order': False, 'shape': (1,), }", []byte{byte(i), byte(i >> 8)})
