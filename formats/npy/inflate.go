@@ -2,6 +2,7 @@ package npy
 
 import (
 	"archive/zip"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -94,32 +95,75 @@ func (m *inflater) open() (io.ReadCloser, error) {
 	return rc, nil
 }
 
-// readHeader inflates only the .npy header at the member's start.
-func (m *inflater) readHeader() ([]byte, error) {
-	rc, err := m.open()
-	if err != nil {
-		return nil, err
+// headerScratch is what reading the members' headers reuses from one
+// member to the next: the reader over the compressed bytes and the buffer
+// the header inflates into.
+type headerScratch struct {
+	compressed bytes.Reader
+	buf        []byte
+}
+
+// readHeader inflates only the .npy header at the member's start, into
+// scratch's buffer (valid until the next call). A member that lies within
+// the mapped zip is read straight from it through a pooled decompressor:
+// archive/zip's reader would read the local header again and set up a CRC
+// check that a partial read never reaches, a dozen allocations per member.
+func (m *inflater) readHeader(scratch *headerScratch) ([]byte, error) {
+	var rc io.Reader
+	if data := m.zipBytes(); data != nil {
+		scratch.compressed.Reset(data)
+		fr := getFlateReader(&scratch.compressed)
+		defer flateReaders.Put(fr)
+		rc = fr
+	} else {
+		zr, err := m.open()
+		if err != nil {
+			return nil, err
+		}
+		defer zr.Close()
+		rc = zr
 	}
-	defer rc.Close()
-	prefix := make([]byte, min(12, m.size))
-	if _, err := io.ReadFull(rc, prefix); err != nil {
+	prefix := min(12, m.size)
+	if int64(cap(scratch.buf)) < prefix {
+		scratch.buf = make([]byte, 0, 256)
+	}
+	head := scratch.buf[:prefix]
+	if _, err := io.ReadFull(rc, head); err != nil {
 		return nil, m.streamErr(err, 0)
 	}
-	total, err := peekHeaderLen(prefix, 0)
+	total, err := peekHeaderLen(head, 0)
 	if err != nil {
-		return prefix, nil // parseHeader reports the same problem with its place
+		return head, nil // parseHeader reports the same problem with its place
 	}
 	if total > m.size {
 		return nil, fmt.Errorf("header of %d bytes is longer than the member's declared %d bytes", total, m.size)
 	}
-	head := make([]byte, total)
-	copy(head, prefix)
-	if int64(len(prefix)) < total {
-		if _, err := io.ReadFull(rc, head[len(prefix):]); err != nil {
-			return nil, m.streamErr(err, int64(len(prefix)))
+	if int64(cap(head)) < total {
+		head = append(make([]byte, 0, total), head...)
+		scratch.buf = head
+	}
+	head = head[:total]
+	if prefix < total {
+		if _, err := io.ReadFull(rc, head[prefix:]); err != nil {
+			return nil, m.streamErr(err, prefix)
 		}
 	}
 	return head, nil
+}
+
+// zipBytes returns the member's compressed bytes within the mapped zip,
+// or nil when it has none or they do not lie within it (archive/zip's
+// reader then says what is wrong).
+func (m *inflater) zipBytes() []byte {
+	if m.zip == nil {
+		return nil
+	}
+	data := m.zip.Bytes()
+	packed := m.f.CompressedSize64
+	if m.at < 0 || m.at > int64(len(data)) || packed > uint64(int64(len(data))-m.at) {
+		return nil
+	}
+	return data[m.at : m.at+int64(packed)]
 }
 
 func (m *inflater) streamErr(err error, done int64) error {
