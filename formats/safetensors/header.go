@@ -21,6 +21,7 @@ type entry struct {
 	start, end int64 // data_offsets, relative to the data buffer
 	at, span   int64 // file offset and length of the entry's JSON
 	problem    string
+	index      int // place in header.tensors
 }
 
 // header is a parsed safetensors header.
@@ -76,6 +77,7 @@ func parseHeader(text []byte) (*header, error) {
 			return nil
 		}
 		seen[name] = true
+		e.index = len(h.tensors)
 		h.tensors = append(h.tensors, e)
 		return nil
 	})
