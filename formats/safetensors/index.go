@@ -108,7 +108,6 @@ type shardInfo struct {
 	path     string // resolved inside the index's folder
 	problem  error  // why the header could not be read, as a warning
 	header   *header
-	byName   map[string]*entry
 	listed   []bool // by index into header.tensors: the weight_map puts it here
 	shard    *formats.Shard
 	storage  func() (*tensor.Storage, error) // the shard's data, mapped on first use
@@ -208,10 +207,6 @@ func readShard(indexPath, file string) *shardInfo {
 		return s
 	}
 	s.header, s.size = h, size
-	s.byName = make(map[string]*entry, len(h.tensors))
-	for _, e := range h.tensors {
-		s.byName[e.name] = e
-	}
 	s.listed = make([]bool, len(h.tensors))
 	return s
 }
@@ -254,7 +249,7 @@ func (s *shardInfo) tensor(doc *formats.Document, name string, at int64) *format
 		return &formats.TensorEntry{Name: name, Offset: -1, Role: formats.RoleWeight, Note: s.note,
 			Attrs: []formats.Attr{{Name: "shard", Value: s.fileAttr}}}
 	}
-	e := s.byName[name]
+	e := s.header.byName[name]
 	if e == nil {
 		doc.Warn(at, "tensor %q: the weight_map puts it in %s, whose header does not list it", name, s.file)
 		return &formats.TensorEntry{Name: name, Offset: -1, Role: formats.RoleWeight,

@@ -150,9 +150,11 @@ func intern(b []byte) string {
 	return string(b)
 }
 
-// uints reads an array of non-negative integers; what names it in errors
-// (built only then: a header has tens of thousands of these).
-func (s *scanner) uints(what func() string) ([]int64, error) {
+// uints reads an array of non-negative integers, field of tensor name
+// (which name it in errors, built only then: a header has tens of
+// thousands of these).
+func (s *scanner) uints(name, field string) ([]int64, error) {
+	what := func() string { return fmt.Sprintf("tensor %q %s", name, field) }
 	if err := s.expect('['); err != nil {
 		return nil, err
 	}
