@@ -63,7 +63,10 @@ func parseHeader(text []byte) (*header, error) {
 		return nil, formats.Errorf(8, "header: expected '{', found %q", text[0])
 	}
 	sc := &scanner{b: text}
-	h.byName = map[string]*entry{}
+	// An entry takes some 90 bytes or more: sized once, neither the map
+	// nor the list grows its way up to a shard's hundreds of tensors.
+	h.byName = make(map[string]*entry, len(text)/90)
+	h.tensors = make([]*entry, 0, len(text)/90)
 	err := sc.members(func(name string, keyAt int) error {
 		at := 8 + int64(keyAt)
 		if name == "__metadata__" {

@@ -74,6 +74,7 @@ func parseIndex(text []byte) (*index, error) {
 func (ix *index) readWeightMap(sc *scanner, sizeHint int) error {
 	// Sized once, the set does not rehash its way up to 30,000 names.
 	seen := make(map[string]struct{}, sizeHint)
+	ix.weights = make([]placement, 0, sizeHint)
 	fileIndex := map[string]int{}
 	last := -1 // the previous entry's shard: entries come grouped by shard
 	return sc.members(func(name string, keyAt int) error {
