@@ -109,7 +109,7 @@ func (h *header) tensorEntry(e *entry, open func() (*tensor.Storage, error)) *fo
 	te := &formats.TensorEntry{Name: e.name, DType: e.dtype, Shape: e.shape,
 		Offset: h.bufferStart() + e.start, NBytes: e.end - e.start, Role: formats.RoleWeight,
 		Attrs: make([]formats.Attr, 1, 2)}
-	te.Attrs[0] = formats.Attr{Name: "safetensors dtype", Value: e.dtypeName}
+	te.Attrs[0] = formats.Attr{Name: "safetensors dtype", Value: dtypeValue(e.dtypeName)}
 	switch {
 	case e.problem != "":
 		te.Note = e.problem
