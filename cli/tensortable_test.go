@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"testing"
 
 	"tensorscope/formats"
@@ -25,7 +26,19 @@ func TestTensorTableMatchesTabwriter(t *testing.T) {
 		"newline in note":   {{Name: "a", Note: "one\ntwo", Offset: -1}, entry("c", []int{3}, 4)},
 		"form feed in enum": {entry("a", []int{2}, 0, formats.Attr{Name: "e", Value: formats.Enum{Value: 1, Name: "x\fy"}}), entry("c", []int{3}, 4)},
 		"text tensor":       {{Name: "s", TypeName: "<U5", Shape: []int{3}, Offset: 128, Role: formats.RoleData}},
+		"details": {
+			entry("q", []int{4, 4}, 64, formats.Attr{Name: "f", Value: 0.5}, formats.Attr{Name: "b", Value: true},
+				formats.Attr{Name: "s", Value: "quote\"d"}, formats.Attr{Name: "e", Value: formats.Enum{Value: 2, Name: "MAX"}}),
+			{Name: "quantised", DType: tensor.Int8, Shape: []int{8}, Offset: 0, NBytes: 8, Quant: &formats.Quant{Scales: []float64{1, 2}, Axis: 0}},
+			{Name: "noted", Note: "external data missing", Offset: -1},
+			{Name: "nothing", Offset: -1, Attrs: []formats.Attr{{Name: "n", Value: nil}}},
+		},
 	}
+	withData := entry("loaded", []int{1}, 0)
+	withData.SetLoader(func(context.Context) (*tensor.Tensor, error) { return nil, nil })
+	text := &formats.TensorEntry{Name: "words", TypeName: "<U3", Shape: []int{2}, Offset: 10}
+	text.SetText(func(int) (string, error) { return "", nil })
+	cases["data and text"] = []*formats.TensorEntry{withData, text, entry("x", []int{1}, 0)}
 	for name, tensors := range cases {
 		var got, want bytes.Buffer
 		writeTensorTable(&got, tensors)
