@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
@@ -105,16 +104,7 @@ func writeSummary(w io.Writer, doc *formats.Document) {
 
 	fmt.Fprintf(w, "\nTensors: %d\n", len(doc.Tensors))
 	if len(doc.Tensors) > 0 {
-		tw := newTable(w)
-		fmt.Fprintln(tw, "  name\tdtype\tshape\trole\toffset\tbytes\tdetails")
-		for _, e := range doc.Tensors {
-			off := "-"
-			if e.Offset >= 0 {
-				off = strconv.FormatInt(e.Offset, 10)
-			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%d\t%s\n", e.Name, e.TypeString(), viewmodel.FormatDims(e.Shape), e.Role, off, e.NBytes, tensorDetails(e))
-		}
-		tw.Flush()
+		writeTensorTable(w, doc.Tensors)
 	}
 
 	if g := doc.Graph; g != nil {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -79,15 +80,34 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 		out = append(out, st)
 	}
 	if *asJSON {
-		b, err := json.Marshal(out)
-		if err != nil {
+		if err := writeStatsJSON(stdout, out); err != nil {
 			return fileError(stderr, path, err)
 		}
-		stdout.Write(append(b, '\n'))
 		return exitOK
 	}
 	writeStatsTable(stdout, out)
 	return exitOK
+}
+
+// writeStatsJSON prints rows as json.Marshal prints the list, one row
+// at a time: the whole list at once was a buffer of 25 MB (and its
+// growth) for an archive of 100,000 arrays.
+func writeStatsJSON(w io.Writer, rows []tensorStats) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteByte('[')
+	for i := range rows {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		b, err := json.Marshal(&rows[i])
+		if err != nil {
+			return err
+		}
+		bw.Write(b)
+	}
+	bw.WriteString("]\n")
+	bw.Flush() // as before: a failed write of the output is not the file's error
+	return nil
 }
 
 // selectTensors returns the named entries, or every entry with numeric

@@ -30,3 +30,24 @@ func benchInfoInProcess(b *testing.B, path string) {
 		}
 	}
 }
+
+// BenchmarkInfoInProcessManyMembersNPZ: info (the text table) and info
+// --json of the 100,000-member .npz of BenchmarkProcessManyMembersNPZ, in
+// process, for profiles.
+func BenchmarkInfoInProcessManyMembersNPZ(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "many.npz")
+	manyMembersNPZ(b, path, 100000)
+	for _, c := range []struct {
+		name string
+		args []string
+	}{{"info", []string{"info"}}, {"info-json", []string{"info", "--json"}}, {"stats-json", []string{"stats", "--json"}}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if code := Run(append(c.args, path), io.Discard, io.Discard, noViewer); code != 0 {
+					b.Fatalf("%v exited %d", c.args, code)
+				}
+			}
+		})
+	}
+}

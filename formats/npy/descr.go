@@ -117,6 +117,9 @@ func parseTypeString(s string) (*elemType, error) {
 		if !datetimeUnits[base] {
 			return nil, fmt.Errorf("descr %q: unknown datetime unit %q", s, t.unit)
 		}
+		if rest == "" {
+			return nil, fmt.Errorf("descr %q: expected a type before the unit", s)
+		}
 	}
 	t.kind = rest[0]
 	digits := rest[1:]

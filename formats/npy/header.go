@@ -63,7 +63,12 @@ func peekHeaderLen(b []byte, base int64) (int64, error) {
 
 // parseHeader reads the header at the start of b, an .npy's bytes (or its
 // first bytes: the data need not be present).
-func parseHeader(b []byte, base int64) (*header, error) {
+func parseHeader(b []byte, base int64) (*header, error) { return parseHeaderText(b, base, true) }
+
+// parseHeaderText is parseHeader; with keepDict false a header NumPy wrote
+// keeps no copy of its text (h.dict is ""): an archive's members past the
+// first ones the Header pane lists need none.
+func parseHeaderText(b []byte, base int64, keepDict bool) (*header, error) {
 	total, err := peekHeaderLen(b, base)
 	if err != nil {
 		return nil, err
@@ -78,6 +83,12 @@ func parseHeader(b []byte, base int64) (*header, error) {
 		return h, formats.Errorf(base+8, "header length: the header claims %d bytes but only %d follow", h.textLen, int64(len(b))-p)
 	}
 	raw := b[p:total]
+	if h.readNumPyDict(raw) {
+		if keepDict {
+			h.dict = string(raw) // ASCII, as numpyDict accepts only that
+		}
+		return h, nil
+	}
 	if h.major == 3 {
 		if !utf8.Valid(raw) {
 			return h, formats.Errorf(base+p, "header: version 3.0 headers are UTF-8, found invalid bytes")

@@ -2,9 +2,13 @@ package npy
 
 import (
 	"archive/zip"
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
+	"hash/crc32"
 	"io"
 	"os"
 	"sync"
@@ -37,11 +41,14 @@ const inflateChunk = 1 << 20
 // inflater decompresses one deflated member on first use and keeps the
 // result for the document's lifetime.
 type inflater struct {
-	doc  *formats.Document
-	zip  *tensor.Storage // the mapped zip
-	f    *zip.File
-	at   int64 // offset of the compressed data in the zip
-	size int64 // declared inflated size
+	doc    *formats.Document
+	zip    *tensor.Storage // the mapped zip
+	at     int64           // offset of the compressed data in the zip
+	packed int64           // compressed bytes
+	size   int64           // declared inflated size
+	crc    uint32          // the central directory's CRC-32
+	// descriptor says a data descriptor follows the compressed bytes.
+	descriptor bool
 
 	mu  sync.Mutex
 	st  *tensor.Storage
@@ -53,7 +60,11 @@ func newInflater(doc *formats.Document, zipData *tensor.Storage, f *zip.File, at
 	if size > 1<<62 || (packed < (1<<62)/maxDeflateRatio && size > packed*maxDeflateRatio+1024) {
 		return nil, fmt.Errorf("declares %d bytes inflated from %d compressed, more than deflate can produce", size, packed)
 	}
-	return &inflater{doc: doc, zip: zipData, f: f, at: at, size: int64(size)}, nil
+	// What opening the member needs is copied out of f: a listed member
+	// keeps no *zip.File (some 260 bytes: 21 MB of an archive of 100,000
+	// arrays, kept for as long as the document).
+	return &inflater{doc: doc, zip: zipData, at: at, packed: int64(min(packed, 1<<62)), size: int64(size),
+		crc: f.CRC32, descriptor: f.Flags&0x8 != 0}, nil
 }
 
 // readAheadStep is how much of the compressed member readAhead maps in
@@ -69,7 +80,7 @@ func (m *inflater) readAhead() (stop func()) {
 	if m.zip == nil {
 		return func() {}
 	}
-	end := m.at + int64(m.f.CompressedSize64)
+	end := m.at + m.packed
 	var stopped atomic.Bool
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -85,41 +96,159 @@ func (m *inflater) readAhead() (stop func()) {
 	}
 }
 
-// open starts inflating the member, bounded by its declared size.
+// open starts inflating the member from the mapped zip, with the checks
+// archive/zip's reader makes: no more than the declared size, and at the
+// end the CRC-32 (and the data descriptor's, when there is one). Bytes
+// past the end of the file read as the end of the stream. The decompressor
+// is klauspost/compress's, which inflates these float arrays 1.8× faster
+// than compress/flate (docs/PERFORMANCE.md), over a bytes.Reader of the
+// mapping (23% faster again than archive/zip's section reader).
 func (m *inflater) open() (io.ReadCloser, error) {
-	rc, err := m.f.Open()
-	if err != nil {
-		return nil, fmt.Errorf("zip: %v", err)
+	if m.zip == nil {
+		return nil, fmt.Errorf("zip: the archive's bytes are gone")
 	}
-	return rc, nil
+	data := m.zip.Bytes()
+	start := min(max(m.at, 0), int64(len(data)))
+	end := min(start+m.packed, int64(len(data)))
+	if m.packed < 0 || start+m.packed < start {
+		end = start
+	}
+	return &checkedInflate{m: m, rc: newFlateReader(bytes.NewReader(data[start:end])), hash: crc32.NewIEEE(),
+		descriptorAt: m.at + m.packed}, nil
 }
 
-// readHeader inflates only the .npy header at the member's start.
-func (m *inflater) readHeader() ([]byte, error) {
-	rc, err := m.open()
-	if err != nil {
-		return nil, err
+// checkedInflate is archive/zip's checksum reader over an inflater.
+type checkedInflate struct {
+	m            *inflater
+	rc           io.ReadCloser
+	hash         hash.Hash32
+	read         int64
+	descriptorAt int64
+	err          error
+}
+
+func (r *checkedInflate) Read(b []byte) (int, error) {
+	if r.err != nil {
+		return 0, r.err
 	}
-	defer rc.Close()
-	prefix := make([]byte, min(12, m.size))
-	if _, err := io.ReadFull(rc, prefix); err != nil {
+	n, err := r.rc.Read(b)
+	r.hash.Write(b[:n])
+	r.read += int64(n)
+	if r.read > r.m.size {
+		return 0, zip.ErrFormat
+	}
+	if err == io.EOF {
+		switch {
+		case r.read != r.m.size:
+			err = io.ErrUnexpectedEOF
+		case r.m.descriptor:
+			if derr := r.checkDescriptor(); derr != nil {
+				err = derr
+			} else if r.hash.Sum32() != r.m.crc {
+				err = zip.ErrChecksum
+			}
+		case r.m.crc != 0 && r.hash.Sum32() != r.m.crc:
+			err = zip.ErrChecksum
+		}
+	}
+	if err != nil {
+		r.err = err
+	}
+	return n, err
+}
+
+// checkDescriptor reads the data descriptor after the compressed bytes
+// (with or without its signature) and compares its CRC-32 with the
+// central directory's.
+func (r *checkedInflate) checkDescriptor() error {
+	data := r.m.zip.Bytes()
+	at := r.descriptorAt
+	if at < 0 || at > int64(len(data)) || int64(len(data))-at < 12 {
+		return io.ErrUnexpectedEOF
+	}
+	d := data[at:]
+	if binary.LittleEndian.Uint32(d) == 0x08074b50 {
+		if len(d) < 16 {
+			return io.ErrUnexpectedEOF
+		}
+		d = d[4:]
+	}
+	if binary.LittleEndian.Uint32(d) != r.m.crc {
+		return zip.ErrChecksum
+	}
+	return nil
+}
+
+func (r *checkedInflate) Close() error { return r.rc.Close() }
+
+// headerScratch is what reading the members' headers reuses from one
+// member to the next: the reader over the compressed bytes and the buffer
+// the header inflates into.
+type headerScratch struct {
+	compressed bytes.Reader
+	buf        []byte
+}
+
+// readHeader inflates only the .npy header at the member's start, into
+// scratch's buffer (valid until the next call). A member that lies within
+// the mapped zip is read straight from it through a pooled decompressor:
+// archive/zip's reader would read the local header again and set up a CRC
+// check that a partial read never reaches, a dozen allocations per member.
+func (m *inflater) readHeader(scratch *headerScratch) ([]byte, error) {
+	var rc io.Reader
+	if data := m.zipBytes(); data != nil {
+		scratch.compressed.Reset(data)
+		fr := getFlateReader(&scratch.compressed)
+		defer flateReaders.Put(fr)
+		rc = fr
+	} else {
+		zr, err := m.open()
+		if err != nil {
+			return nil, err
+		}
+		defer zr.Close()
+		rc = zr
+	}
+	prefix := min(12, m.size)
+	if int64(cap(scratch.buf)) < prefix {
+		scratch.buf = make([]byte, 0, 256)
+	}
+	head := scratch.buf[:prefix]
+	if _, err := io.ReadFull(rc, head); err != nil {
 		return nil, m.streamErr(err, 0)
 	}
-	total, err := peekHeaderLen(prefix, 0)
+	total, err := peekHeaderLen(head, 0)
 	if err != nil {
-		return prefix, nil // parseHeader reports the same problem with its place
+		return head, nil // parseHeader reports the same problem with its place
 	}
 	if total > m.size {
 		return nil, fmt.Errorf("header of %d bytes is longer than the member's declared %d bytes", total, m.size)
 	}
-	head := make([]byte, total)
-	copy(head, prefix)
-	if int64(len(prefix)) < total {
-		if _, err := io.ReadFull(rc, head[len(prefix):]); err != nil {
-			return nil, m.streamErr(err, int64(len(prefix)))
+	if int64(cap(head)) < total {
+		head = append(make([]byte, 0, total), head...)
+		scratch.buf = head
+	}
+	head = head[:total]
+	if prefix < total {
+		if _, err := io.ReadFull(rc, head[prefix:]); err != nil {
+			return nil, m.streamErr(err, prefix)
 		}
 	}
 	return head, nil
+}
+
+// zipBytes returns the member's compressed bytes within the mapped zip,
+// or nil when it has none or they do not lie within it (archive/zip's
+// reader then says what is wrong).
+func (m *inflater) zipBytes() []byte {
+	if m.zip == nil {
+		return nil
+	}
+	data := m.zip.Bytes()
+	if m.at < 0 || m.at > int64(len(data)) || m.packed < 0 || m.packed > int64(len(data))-m.at {
+		return nil
+	}
+	return data[m.at : m.at+m.packed]
 }
 
 func (m *inflater) streamErr(err error, done int64) error {

@@ -55,23 +55,22 @@ const maxMetaMembers = 1000
 // now and their data on first use.
 func decodeNPZ(src *formats.Source) (*formats.Document, error) {
 	size := int64(len(src.Data))
-	zipReader := bytes.NewReader(src.Data)
-	zr, err := zip.NewReader(zipReader, size)
+	zr, err := zip.NewReader(bytes.NewReader(src.Data), size)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 		// Member names are never used as paths, so "insecure" names are only listed.
 		return nil, formats.Errorf(-1, "zip: %v", err)
 	}
-	zr.RegisterDecompressor(zip.Deflate, inflateFrom(src.Data, zipReader))
 	doc := src.NewDocument(npzFormat, "")
 	doc.Metadata = formats.NewObject("")
 	members := formats.NewObject("members")
 	seen := map[string]bool{}
 	var stored, deflated, unlisted int
+	var scratch headerScratch
 	for _, f := range zr.File {
 		if strings.HasSuffix(f.Name, "/") {
 			continue
 		}
-		a, at, err := readMember(doc, src, f)
+		a, at, err := readMember(doc, src, f, &scratch, len(doc.Header) < maxHeaderFields)
 		if err != nil {
 			doc.Warn(at, "member %q: %v", f.Name, err)
 			continue
@@ -117,7 +116,8 @@ func decodeNPZ(src *formats.Source) (*formats.Document, error) {
 
 // readMember reads one member's .npy header. It returns nil for members
 // that are not arrays (after warning), and the offset to report problems at.
-func readMember(doc *formats.Document, src *formats.Source, f *zip.File) (*array, int64, error) {
+// keepDict says whether the header's text is kept (for the Header pane).
+func readMember(doc *formats.Document, src *formats.Source, f *zip.File, scratch *headerScratch, keepDict bool) (*array, int64, error) {
 	at, err := f.DataOffset()
 	if err != nil {
 		return nil, -1, fmt.Errorf("local header: %v", err)
@@ -129,13 +129,13 @@ func readMember(doc *formats.Document, src *formats.Source, f *zip.File) (*array
 	name := strings.TrimSuffix(f.Name, ".npy")
 	switch f.Method {
 	case zip.Store:
-		a, err := storedMember(src, f, at)
+		a, err := storedMember(src, f, at, keepDict)
 		if a != nil {
 			a.name = name
 		}
 		return a, at, err
 	case zip.Deflate:
-		a, err := deflatedMember(doc, src.Storage, f, at)
+		a, err := deflatedMember(doc, src.Storage, f, at, scratch, keepDict)
 		if a != nil {
 			a.name = name
 		}
@@ -146,13 +146,13 @@ func readMember(doc *formats.Document, src *formats.Source, f *zip.File) (*array
 
 // storedMember views a stored member in place: its bytes are a .npy inside
 // the mapped zip.
-func storedMember(src *formats.Source, f *zip.File, at int64) (*array, error) {
+func storedMember(src *formats.Source, f *zip.File, at int64, keepDict bool) (*array, error) {
 	n := int64(f.UncompressedSize64)
 	if f.UncompressedSize64 != f.CompressedSize64 || n < 0 || at+n > int64(len(src.Data)) || at+n < at {
 		return nil, fmt.Errorf("stored member of %d bytes at byte %d does not fit in the %d-byte file", f.CompressedSize64, at, len(src.Data))
 	}
 	body := src.Data[at : at+n]
-	h, err := parseHeader(body, at)
+	h, err := parseHeaderText(body, at, keepDict)
 	if err != nil {
 		return nil, err
 	}
@@ -171,16 +171,16 @@ func storedMember(src *formats.Source, f *zip.File, at int64) (*array, error) {
 
 // deflatedMember reads the header of a deflated member by inflating its
 // first bytes; the data is inflated on first use.
-func deflatedMember(doc *formats.Document, zipData *tensor.Storage, f *zip.File, at int64) (*array, error) {
+func deflatedMember(doc *formats.Document, zipData *tensor.Storage, f *zip.File, at int64, scratch *headerScratch, keepDict bool) (*array, error) {
 	m, err := newInflater(doc, zipData, f, at)
 	if err != nil {
 		return nil, err
 	}
-	head, err := m.readHeader()
+	head, err := m.readHeader(scratch)
 	if err != nil {
 		return nil, err
 	}
-	h, err := parseHeader(head, 0)
+	h, err := parseHeaderText(head, 0, keepDict)
 	if err != nil {
 		var fe *formats.Error
 		if errors.As(err, &fe) && fe.Offset >= 0 {
@@ -201,23 +201,6 @@ func deflatedMember(doc *formats.Document, zipData *tensor.Storage, f *zip.File,
 		}}, nil
 }
 
-// inflateFrom returns the zip's deflate decompressor: klauspost/compress's,
-// which inflates these float arrays 1.8× faster than compress/flate
-// (docs/PERFORMANCE.md), reading the member's compressed bytes straight
-// from the mapped zip (a bytes.Reader: 23% faster again than through the
-// section reader archive/zip hands over, which it would wrap in a bufio).
-func inflateFrom(data []byte, zipReader io.ReaderAt) zip.Decompressor {
-	return func(r io.Reader) io.ReadCloser {
-		if sr, ok := r.(*io.SectionReader); ok {
-			outer, off, n := sr.Outer()
-			if outer == zipReader && off >= 0 && n >= 0 && off <= int64(len(data))-n {
-				return newFlateReader(bytes.NewReader(data[off : off+n]))
-			}
-		}
-		return newFlateReader(r)
-	}
-}
-
 // flateReaders holds decompressors to reuse: each has a 32 KiB window and
 // Huffman tables (about 40 KB) to allocate and clear, which for an archive
 // of 100,000 small members, each opened to read its header, was 4 GB of
@@ -226,12 +209,18 @@ var flateReaders sync.Pool
 
 // newFlateReader is kflate.NewReader(r) from the pool; Close returns it.
 func newFlateReader(r io.Reader) io.ReadCloser {
+	return &pooledFlate{getFlateReader(r)}
+}
+
+// getFlateReader is a decompressor of r from the pool, or a new one; put
+// it back into flateReaders when done.
+func getFlateReader(r io.Reader) io.ReadCloser {
 	if fr, ok := flateReaders.Get().(io.ReadCloser); ok {
 		if fr.(kflate.Resetter).Reset(r, nil) == nil {
-			return &pooledFlate{fr}
+			return fr
 		}
 	}
-	return &pooledFlate{kflate.NewReader(r)}
+	return kflate.NewReader(r)
 }
 
 type pooledFlate struct{ io.ReadCloser }

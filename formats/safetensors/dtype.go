@@ -27,6 +27,24 @@ var dtypes = map[string]tensor.DType{
 	"F6_E3M2":     tensor.Float6E3M2FN,
 }
 
+// dtypeValues holds each known dtype name as an attribute value, boxed
+// once: a checkpoint's 30,000 tensors need no box each.
+var dtypeValues = func() map[string]any {
+	m := make(map[string]any, len(dtypes))
+	for name := range dtypes {
+		m[name] = name
+	}
+	return m
+}()
+
+// dtypeValue is name as an attribute value.
+func dtypeValue(name string) any {
+	if v, ok := dtypeValues[name]; ok {
+		return v
+	}
+	return name
+}
+
 // dtypeName is the header's spelling of dt, "" when safetensors has none.
 func dtypeName(dt tensor.DType) string {
 	for name, d := range dtypes {

@@ -21,13 +21,15 @@ type entry struct {
 	start, end int64 // data_offsets, relative to the data buffer
 	at, span   int64 // file offset and length of the entry's JSON
 	problem    string
+	index      int // place in header.tensors
 }
 
 // header is a parsed safetensors header.
 type header struct {
 	size     int64 // bytes of JSON after the 8-byte length
 	tensors  []*entry
-	metadata *formats.Meta // __metadata__, nil when absent
+	byName   map[string]*entry // the same tensors by name
+	metadata *formats.Meta     // __metadata__, nil when absent
 	metaAt   int64
 	metaSpan int64
 	warnings []formats.Warning
@@ -61,7 +63,10 @@ func parseHeader(text []byte) (*header, error) {
 		return nil, formats.Errorf(8, "header: expected '{', found %q", text[0])
 	}
 	sc := &scanner{b: text}
-	seen := map[string]bool{}
+	// An entry takes some 90 bytes or more: sized once, neither the map
+	// nor the list grows its way up to a shard's hundreds of tensors.
+	h.byName = make(map[string]*entry, len(text)/90)
+	h.tensors = make([]*entry, 0, len(text)/90)
 	err := sc.members(func(name string, keyAt int) error {
 		at := 8 + int64(keyAt)
 		if name == "__metadata__" {
@@ -71,11 +76,12 @@ func parseHeader(text []byte) (*header, error) {
 		if err != nil {
 			return err
 		}
-		if seen[name] {
+		if h.byName[name] != nil {
 			h.warn(at, "tensor %q appears twice in the header: only the first is listed", name)
 			return nil
 		}
-		seen[name] = true
+		h.byName[name] = e
+		e.index = len(h.tensors)
 		h.tensors = append(h.tensors, e)
 		return nil
 	})
@@ -102,35 +108,47 @@ func headerErr(err error) error {
 // readEntry reads one tensor's {"dtype", "shape", "data_offsets"}; other
 // keys are skipped, as the reference does.
 func readEntry(sc *scanner, name string, at int64) (*entry, error) {
-	var dt *string
-	var shape, offsets *[]int64
+	var f entryFields
 	err := sc.members(func(key string, _ int) error {
+		var err error
 		switch key {
 		case "dtype":
-			v, err := sc.str()
-			dt = &v
-			return err
+			f.dtype, err = sc.str()
+			f.has |= hasDType
 		case "shape":
-			v, err := sc.uints(func() string { return fmt.Sprintf("tensor %q shape", name) })
-			shape = &v
-			return err
+			f.shape, err = sc.uints(name, "shape")
+			f.has |= hasShape
 		case "data_offsets":
-			v, err := sc.uints(func() string { return fmt.Sprintf("tensor %q data_offsets", name) })
-			offsets = &v
-			return err
+			f.offsets, err = sc.uints(name, "data_offsets")
+			f.has |= hasOffsets
+		default:
+			_, err = sc.value(1)
 		}
-		_, err := sc.value(1)
 		return err
 	})
 	if err != nil {
 		return nil, headerErr(err)
 	}
 	e := &entry{name: name, at: at, span: 8 + int64(sc.pos) - at}
-	if err := e.fill(dt, shape, offsets); err != nil {
+	if err := e.fill(&f); err != nil {
 		return nil, formats.Errorf(at, "tensor %q: %v", name, err)
 	}
 	return e, nil
 }
+
+// entryFields are the fields of a tensor's entry as read, and which of
+// them were there.
+type entryFields struct {
+	dtype          string
+	shape, offsets []int64
+	has            uint8
+}
+
+const (
+	hasDType = 1 << iota
+	hasShape
+	hasOffsets
+)
 
 func (h *header) warn(at int64, format string, args ...any) {
 	h.warnings = append(h.warnings, formats.Warning{Offset: at, Message: fmt.Sprintf(format, args...)})
@@ -138,27 +156,27 @@ func (h *header) warn(at int64, format string, args ...any) {
 
 // fill checks the entry's fields as the reference's types do: a known
 // dtype name, non-negative integers.
-func (e *entry) fill(dt *string, shape, offsets *[]int64) error {
+func (e *entry) fill(f *entryFields) error {
 	switch {
-	case dt == nil:
+	case f.has&hasDType == 0:
 		return fmt.Errorf("missing \"dtype\"")
-	case shape == nil:
+	case f.has&hasShape == 0:
 		return fmt.Errorf("missing \"shape\"")
-	case offsets == nil:
+	case f.has&hasOffsets == 0:
 		return fmt.Errorf("missing \"data_offsets\"")
-	case len(*offsets) != 2:
-		return fmt.Errorf("data_offsets: expected [begin, end], found %d numbers", len(*offsets))
+	case len(f.offsets) != 2:
+		return fmt.Errorf("data_offsets: expected [begin, end], found %d numbers", len(f.offsets))
 	}
-	e.dtypeName = *dt
-	e.dtype = dtypes[*dt]
-	e.start, e.end = (*offsets)[0], (*offsets)[1]
+	e.dtypeName = f.dtype
+	e.dtype = dtypes[f.dtype]
+	e.start, e.end = f.offsets[0], f.offsets[1]
 	if e.start < 0 || e.end < 0 {
-		return fmt.Errorf("data_offsets %v: expected non-negative offsets", *offsets)
+		return fmt.Errorf("data_offsets %v: expected non-negative offsets", f.offsets)
 	}
-	e.shape = make([]int, len(*shape))
-	for i, d := range *shape {
+	e.shape = make([]int, len(f.shape))
+	for i, d := range f.shape {
 		if d < 0 || d > tensor.MaxElements {
-			return fmt.Errorf("shape %v: dimension %d is %d, expected 0 to 2^48", *shape, i, d)
+			return fmt.Errorf("shape %v: dimension %d is %d, expected 0 to 2^48", f.shape, i, d)
 		}
 		e.shape[i] = int(d)
 	}

@@ -14,29 +14,29 @@ import (
 // index is a parsed "*.safetensors.index.json".
 type index struct {
 	metadata *formats.Meta
-	names    []string             // weight_map keys in file order
-	placed   map[string]placement // tensor name → where the weight_map puts it
-	files    []string             // shard files in order of first mention
-	fileAt   map[string]int64     // offset of each shard's first mention
+	weights  []placement // weight_map entries in file order, each name once
+	files    []string    // shard files in order of first mention
+	fileAt   []int64     // offset of each shard's first mention
 	mapAt    int64
 }
 
-// placement is a weight_map entry: the shard file as written, and the
-// entry's offset in the index.
+// placement is a weight_map entry: the tensor's name, its shard (an index
+// into files) and the entry's offset in the index.
 type placement struct {
-	file string
+	name string
+	file int
 	at   int64
 }
 
 func parseIndex(text []byte) (*index, error) {
 	// A weight_map entry takes some 60 bytes: sized once, the map does
 	// not rehash its way up to 30,000 names.
-	ix := &index{placed: make(map[string]placement, len(text)/64), fileAt: map[string]int64{}, mapAt: -1}
+	ix := &index{mapAt: -1}
 	sc := &scanner{b: text}
 	err := sc.members(func(key string, keyAt int) error {
 		if key == "weight_map" {
 			ix.mapAt = int64(keyAt)
-			return ix.readWeightMap(sc)
+			return ix.readWeightMap(sc, len(text)/64)
 		}
 		raw, err := sc.value(0)
 		if err != nil {
@@ -68,79 +68,88 @@ func parseIndex(text []byte) (*index, error) {
 	return ix, nil
 }
 
-func (ix *index) readWeightMap(sc *scanner) error {
+// readWeightMap reads the weight_map's entries; sizeHint guesses their
+// number.
+func (ix *index) readWeightMap(sc *scanner, sizeHint int) error {
+	// Sized once, the set does not rehash its way up to 30,000 names.
+	seen := make(map[string]struct{}, sizeHint)
+	ix.weights = make([]placement, 0, sizeHint)
+	fileIndex := map[string]int{}
+	last := -1 // the previous entry's shard: entries come grouped by shard
 	return sc.members(func(name string, keyAt int) error {
 		file, err := sc.str()
 		if err != nil {
 			return err
 		}
-		if _, dup := ix.placed[name]; dup {
-			return nil
+		n := len(seen)
+		seen[name] = struct{}{}
+		if len(seen) == n {
+			return nil // named before: the first entry stands
 		}
-		if _, known := ix.fileAt[file]; !known {
-			ix.files = append(ix.files, file)
-			ix.fileAt[file] = int64(keyAt)
+		if last < 0 || ix.files[last] != file {
+			i, known := fileIndex[file]
+			if !known {
+				i = len(ix.files)
+				fileIndex[file] = i
+				ix.files = append(ix.files, file)
+				ix.fileAt = append(ix.fileAt, int64(keyAt))
+			}
+			last = i
 		}
-		ix.names = append(ix.names, name)
-		ix.placed[name] = placement{file, int64(keyAt)}
+		ix.weights = append(ix.weights, placement{name, last, int64(keyAt)})
 		return nil
 	})
 }
 
 // shardInfo is one shard as opening found it.
 type shardInfo struct {
-	file    string
-	path    string // resolved inside the index's folder
-	problem error  // why the header could not be read, as a warning
-	header  *header
-	byName  map[string]*entry
-	shard   *formats.Shard
-	note    string // why its tensors have no data
-	size    int64
+	file     string
+	fileAttr any    // file, as the tensors' "shard" attribute (boxed once)
+	path     string // resolved inside the index's folder
+	problem  error  // why the header could not be read, as a warning
+	header   *header
+	listed   []bool // by index into header.tensors: the weight_map puts it here
+	shard    *formats.Shard
+	storage  func() (*tensor.Storage, error) // the shard's data, mapped on first use
+	note     string                          // why its tensors have no data
+	size     int64
 }
 
-// decodeIndex opens a sharded checkpoint: the index names every tensor's
-// shard; each shard's header is read now (without mapping the shard), its
-// data mapped on first use.
-func decodeIndex(src *formats.Source) (*formats.Document, error) {
-	ix, err := parseIndex(src.Data)
-	if err != nil {
-		return nil, err
-	}
+// decodeIndex opens a sharded checkpoint, whose index ix is: the index
+// names every tensor's shard; each shard's header is read now (without
+// mapping the shard), its data mapped on first use.
+func decodeIndex(src *formats.Source, ix *index) (*formats.Document, error) {
 	doc := src.NewDocument(format, "index")
 	doc.HeaderSpan = formats.Span{Offset: 0, Len: int64(len(src.Data))}
 	doc.Header = []formats.HeaderField{{Name: "weight_map", Offset: ix.mapAt, Size: int(int64(len(src.Data)) - ix.mapAt),
-		Value: fmt.Sprintf("%d tensors", len(ix.names)), Meaning: fmt.Sprintf("in %d shards", len(ix.files))}}
+		Value: fmt.Sprintf("%d tensors", len(ix.weights)), Meaning: fmt.Sprintf("in %d shards", len(ix.files))}}
 	doc.Metadata = formats.NewObject("")
 	if ix.metadata != nil {
 		doc.Metadata.Add(ix.metadata)
 	}
-	shards := map[string]*shardInfo{}
+	shards := openShards(doc, src.Path, ix.files, ix.fileAt)
 	shardList := formats.NewList("shards")
-	for _, s := range openShards(doc, src.Path, ix.files, ix.fileAt) {
+	for i, s := range shards {
 		file := s.file
-		shards[file] = s
 		shardList.Add(s.meta())
 		if s.header != nil {
-			doc.Header = append(doc.Header, formats.HeaderField{Name: file, Offset: ix.fileAt[file], Size: 0,
+			doc.Header = append(doc.Header, formats.HeaderField{Name: file, Offset: ix.fileAt[i], Size: 0,
 				Value:   fmt.Sprintf("header of %d bytes, %d %s", s.header.size, len(s.header.tensors), plural(len(s.header.tensors), "tensor")),
 				Meaning: fmt.Sprintf("shard file of %d bytes, data buffer at byte %d", s.size, s.header.bufferStart())})
 		}
 	}
 	doc.Metadata.Add(shardList)
-	doc.Tensors = make([]*formats.TensorEntry, 0, len(ix.names))
-	for _, name := range ix.names {
-		p := ix.placed[name]
-		doc.Tensors = append(doc.Tensors, shards[p.file].tensor(doc, name, p.at))
+	doc.Tensors = make([]*formats.TensorEntry, len(ix.weights))
+	for i, p := range ix.weights {
+		doc.Tensors[i] = shards[p.file].tensor(doc, p.name, p.at)
 	}
-	for _, file := range ix.files {
-		s := shards[file]
+	for i, s := range shards {
 		if s.header == nil {
 			continue
 		}
-		for _, e := range s.header.tensors {
-			if p, ok := ix.placed[e.name]; !ok || p.file != file {
-				doc.Warn(ix.fileAt[file], "shard %s holds tensor %q, which the weight_map does not name there: not listed", file, e.name)
+		for k, e := range s.header.tensors {
+			if !s.listed[k] {
+				doc.Warn(ix.fileAt[i], "shard %s holds tensor %q, which the weight_map does not name there: not listed", s.file, e.name)
 			}
 		}
 	}
@@ -150,7 +159,7 @@ func decodeIndex(src *formats.Source) (*formats.Document, error) {
 // openShards reads the shards' headers, several at a time (a checkpoint
 // has a hundred), and then records each in doc in the index's order, so
 // that warnings come out the same on every run.
-func openShards(doc *formats.Document, indexPath string, files []string, fileAt map[string]int64) []*shardInfo {
+func openShards(doc *formats.Document, indexPath string, files []string, fileAt []int64) []*shardInfo {
 	out := make([]*shardInfo, len(files))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -168,8 +177,8 @@ func openShards(doc *formats.Document, indexPath string, files []string, fileAt 
 	}
 	close(next)
 	wg.Wait()
-	for _, s := range out {
-		s.record(doc, fileAt[s.file])
+	for i, s := range out {
+		s.record(doc, fileAt[i])
 	}
 	return out
 }
@@ -178,7 +187,7 @@ func openShards(doc *formats.Document, indexPath string, files []string, fileAt 
 // the index's folder, is missing or unreadable keeps why in problem: its
 // tensors are listed without data.
 func readShard(indexPath, file string) *shardInfo {
-	s := &shardInfo{file: file}
+	s := &shardInfo{file: file, fileAttr: file}
 	path, err := formats.ResolveInside(indexPath, file)
 	if err != nil {
 		s.problem = fmt.Errorf("shard %q refused: %v", file, err)
@@ -198,10 +207,7 @@ func readShard(indexPath, file string) *shardInfo {
 		return s
 	}
 	s.header, s.size = h, size
-	s.byName = make(map[string]*entry, len(h.tensors))
-	for _, e := range h.tensors {
-		s.byName[e.name] = e
-	}
+	s.listed = make([]bool, len(h.tensors))
 	return s
 }
 
@@ -216,6 +222,7 @@ func (s *shardInfo) record(doc *formats.Document, at int64) {
 		doc.Warn(-1, "shard %s: %s", s.file, w)
 	}
 	s.shard = doc.AddShard(s.path)
+	s.storage = s.shard.Storage
 }
 
 // readShardHeader reads a shard's header with two reads, without mapping
@@ -240,16 +247,17 @@ func readShardHeader(path string) (h *header, size int64, err error) {
 func (s *shardInfo) tensor(doc *formats.Document, name string, at int64) *formats.TensorEntry {
 	if s.header == nil {
 		return &formats.TensorEntry{Name: name, Offset: -1, Role: formats.RoleWeight, Note: s.note,
-			Attrs: []formats.Attr{{Name: "shard", Value: s.file}}}
+			Attrs: []formats.Attr{{Name: "shard", Value: s.fileAttr}}}
 	}
-	e := s.byName[name]
+	e := s.header.byName[name]
 	if e == nil {
 		doc.Warn(at, "tensor %q: the weight_map puts it in %s, whose header does not list it", name, s.file)
 		return &formats.TensorEntry{Name: name, Offset: -1, Role: formats.RoleWeight,
-			Note: fmt.Sprintf("not in shard %s", s.file), Attrs: []formats.Attr{{Name: "shard", Value: s.file}}}
+			Note: fmt.Sprintf("not in shard %s", s.file), Attrs: []formats.Attr{{Name: "shard", Value: s.fileAttr}}}
 	}
-	te := s.header.tensorEntry(e, func() (*tensor.Storage, error) { return s.shard.Storage() })
-	te.Attrs = append(te.Attrs, formats.Attr{Name: "shard", Value: s.file})
+	s.listed[e.index] = true
+	te := s.header.tensorEntry(e, s.storage)
+	te.Attrs = append(te.Attrs, formats.Attr{Name: "shard", Value: s.fileAttr})
 	return te
 }
 
@@ -280,11 +288,7 @@ func plural(n int, noun string) string {
 // ours): such an index is that codec's to open. The first shard that
 // exists is mapped only to sniff it. Nil when it is safetensors, or no
 // shard can be read, or its format is unknown.
-func shardFormat(src *formats.Source) *formats.Format {
-	ix, err := parseIndex(src.Data)
-	if err != nil {
-		return nil
-	}
+func shardFormat(src *formats.Source, ix *index) *formats.Format {
 	for _, file := range ix.files {
 		path, err := formats.ResolveInside(src.Path, file)
 		if err != nil {

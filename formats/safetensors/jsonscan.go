@@ -142,17 +142,32 @@ var interned = func() map[string]string {
 	return m
 }()
 
+// maxInterned is the length of the longest interned string: longer ones
+// (tensor and file names) skip the lookup, which was 8% of opening a
+// checkpoint of 30,000 tensors.
+var maxInterned = func() int {
+	n := 0
+	for s := range interned {
+		n = max(n, len(s))
+	}
+	return n
+}()
+
 // intern returns b as a string, shared when it is one of the interned.
 func intern(b []byte) string {
-	if s, ok := interned[string(b)]; ok { // the lookup does not copy b
-		return s
+	if len(b) <= maxInterned {
+		if s, ok := interned[string(b)]; ok { // the lookup does not copy b
+			return s
+		}
 	}
 	return string(b)
 }
 
-// uints reads an array of non-negative integers; what names it in errors
-// (built only then: a header has tens of thousands of these).
-func (s *scanner) uints(what func() string) ([]int64, error) {
+// uints reads an array of non-negative integers, field of tensor name
+// (which name it in errors, built only then: a header has tens of
+// thousands of these).
+func (s *scanner) uints(name, field string) ([]int64, error) {
+	what := func() string { return fmt.Sprintf("tensor %q %s", name, field) }
 	if err := s.expect('['); err != nil {
 		return nil, err
 	}
