@@ -36,6 +36,7 @@ const (
 // the GUI's own widgets with Fyne's software painter, without a display,
 // saved as PNG. The same input gives the same bytes on the same machine.
 func runRender(args []string, stdout, stderr io.Writer) int {
+	defer lazyGC()()
 	c := newCommand("render", renderUsage)
 	view := c.flags.String("view", "", "what to draw: "+strings.Join(headless.Views, ", ")+
 		" (window: a model's Graph pane, or with --tensor and for files without a graph the Tensors pane inspecting it)")
@@ -181,6 +182,8 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	diff.Plane = settings
 
 	path := pos[0]
+	prepared := headless.Prepare(*dark) // its fonts load while the file opens
+	defer prepared.Close()
 	doc, status := openDocument(path, stderr)
 	if doc == nil {
 		return status
@@ -225,7 +228,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	}
 	intr := catchInterrupts()
 	defer intr.stop()
-	img, err := headless.Render(intr.ctx, doc, opt)
+	img, err := prepared.Render(intr.ctx, doc, opt)
 	if err != nil {
 		if intr.caught() {
 			return intr.report(stderr, "render", *out)

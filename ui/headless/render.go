@@ -79,15 +79,55 @@ type Options struct {
 // the GUI does; doc itself is only read. Render makes a Fyne test app the
 // current app: one render at a time per process.
 func Render(ctx context.Context, doc *formats.Document, opt Options) (img image.Image, err error) {
+	return Prepare(opt.Dark).Render(ctx, doc, opt)
+}
+
+// Prepared is a render's app, made ahead of the render: Prepare makes it
+// and loads the fonts text is measured and drawn with (Fyne parses its
+// fonts and scans the system's on the first text, about a fifth of a large
+// graph's render) on a goroutine of its own, while the caller opens the
+// file. A Prepared renders once.
+type Prepared struct {
+	dark  bool
+	ready chan struct{}
+	h     *headless // nil once rendered with or closed
+}
+
+// Prepare starts making the app of a render in the dark or light theme.
+func Prepare(dark bool) *Prepared {
+	p := &Prepared{dark: dark, ready: make(chan struct{})}
+	go func() {
+		defer close(p.ready)
+		p.h = newHeadless(dark)
+		for _, bold := range []bool{false, true} {
+			fyne.MeasureText("M", theme.TextSize(), fyne.TextStyle{Bold: bold})
+		}
+	}()
+	return p
+}
+
+// Render draws doc as opt says, with the prepared app when opt asks for
+// its theme.
+func (p *Prepared) Render(ctx context.Context, doc *formats.Document, opt Options) (img image.Image, err error) {
+	<-p.ready
+	if p.h == nil {
+		return nil, fmt.Errorf("headless: a Prepared renders once")
+	}
 	if opt.Settings.Colormap == nil {
 		opt.Settings = viewmodel.DefaultInspectorSettings()
 	}
 	if opt.Width < 1 || opt.Height < 1 {
+		p.Close()
 		return nil, fmt.Errorf("render size %d×%d is empty", opt.Width, opt.Height)
 	}
 	size := fyne.NewSize(float32(opt.Width), float32(opt.Height))
 	onUIGoroutine(func() {
-		h := newHeadless(opt.Dark)
+		h := p.h
+		p.h = nil
+		if opt.Dark != p.dark {
+			h.close()
+			h = newHeadless(opt.Dark)
+		}
 		defer h.close()
 		switch opt.View {
 		case ViewGraph:
@@ -109,6 +149,17 @@ func Render(ctx context.Context, doc *formats.Document, opt Options) (img image.
 		}
 	})
 	return img, err
+}
+
+// Close releases the prepared app when it was not rendered with (a
+// command that stopped on an error).
+func (p *Prepared) Close() {
+	<-p.ready
+	if p.h != nil {
+		h := p.h
+		p.h = nil
+		onUIGoroutine(h.close)
+	}
 }
 
 // onUIGoroutine runs f on a goroutine of its own that plays Fyne's UI
