@@ -106,14 +106,8 @@ func (p *pairTable) columns() []compare.PairColumn {
 
 // headerText is a column's title, with ▼ or ▲ on the sorted column.
 func (p *pairTable) headerText(col compare.PairColumn) string {
-	title := compare.PairColumnTitles[col]
-	if c, desc, ok := p.c.Sort(); ok && c == col {
-		if desc {
-			return title + " ▼"
-		}
-		return title + " ▲"
-	}
-	return title
+	c, desc, ok := p.c.Sort()
+	return sortedTitle(compare.PairColumnTitles[col], ok && c == col, desc)
 }
 
 // fit measures every column against its longest texts and its title with
@@ -126,7 +120,7 @@ func (p *pairTable) fit() {
 	p.fitted = n
 	for i, least := range pairTableWidths {
 		col := compare.PairColumn(i)
-		texts := append(p.c.LongestCells(col, 20), compare.PairColumnTitles[col]+" ▼")
+		texts := append(p.c.LongestCells(col, 20), sortArrowWidest(compare.PairColumnTitles[col]))
 		most := float32(160)
 		if col == compare.PairName {
 			most = 320

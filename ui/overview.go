@@ -325,15 +325,8 @@ func (p *overviewPane) makeTable() {
 		}
 		b := o.(*widget.Button)
 		c := viewmodel.OverviewColumn(id.Col)
-		text := viewmodel.OverviewColumns[id.Col]
-		if col, desc := ov.Sort(); col == c {
-			if desc {
-				text += " ▼"
-			} else {
-				text += " ▲"
-			}
-		}
-		b.SetText(text)
+		col, desc := ov.Sort()
+		b.SetText(sortedTitle(viewmodel.OverviewColumns[id.Col], col == c, desc))
 		b.Importance = widget.LowImportance
 		b.OnTapped = func() { ov.SortBy(c) }
 	}

@@ -159,7 +159,7 @@ func (p *tensorPane) cellText(row int, col viewmodel.TensorColumn) string {
 func (p *tensorPane) fitColumns() {
 	for i, least := range tensorColumnWidths {
 		col := viewmodel.TensorColumn(i)
-		texts := append(p.list.LongestCells(col, 20), viewmodel.TensorColumnTitles[col]+" ▼")
+		texts := append(p.list.LongestCells(col, 20), sortArrowWidest(viewmodel.TensorColumnTitles[col]))
 		most := float32(320)
 		if col == viewmodel.ColName {
 			most = 360
@@ -316,14 +316,8 @@ func (l *shareLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 }
 
 func (p *tensorPane) headerText(col viewmodel.TensorColumn) string {
-	title := viewmodel.TensorColumnTitles[col]
-	if c, desc, ok := p.list.Sort(); ok && c == col {
-		if desc {
-			return title + " ▼"
-		}
-		return title + " ▲"
-	}
-	return title
+	c, desc, ok := p.list.Sort()
+	return sortedTitle(viewmodel.TensorColumnTitles[col], ok && c == col, desc)
 }
 
 func (p *tensorPane) updateCount() {
