@@ -8,8 +8,9 @@
 # server of that size (Xvfb on DISPLAY_NUM, default :140), opens each FILE
 # in a viewer of its own (its own HOME), takes a screenshot every 0.25 s,
 # and keeps the last one once the picture has not changed for 1.5 s (at
-# most 15 s). It prints "SIZE FILE settled after S s" per file: the time
-# from start until the last change, start-up included. Needs Xvfb,
+# most 15 s). It prints "SIZE FILE settled after S s, T s after its window
+# showed" per file: the time from start until the last change, start-up
+# included, and from the window's appearing. Needs Xvfb,
 # xdotool and ImageMagick; ends only the processes it started.
 set -eu
 
@@ -36,6 +37,7 @@ for size in $sizes; do
 		if win=$(DISPLAY=":$num" timeout 10 xdotool search --sync --onlyvisible --pid "$viewer" 2>/dev/null | head -1); then
 			DISPLAY=":$num" xdotool windowmove "$win" 0 0 windowsize "$win" "$w" "$h" || true
 		fi
+		shown=$(date +%s.%N)
 		last="" changed=$start quiet=0 t=0
 		while [ "$t" -lt 60 ]; do
 			sleep 0.25
@@ -51,7 +53,7 @@ for size in $sizes; do
 				[ "$quiet" -ge 6 ] && break
 			fi
 		done
-		echo "$size $name settled after $(echo "$changed - $start" | bc) s"
+		echo "$size $name settled after $(echo "$changed - $start" | bc) s, $(echo "$changed - $shown" | bc) s after its window showed"
 		kill "$viewer" 2>/dev/null || true
 		wait "$viewer" 2>/dev/null || true
 		rm -rf "$home"
