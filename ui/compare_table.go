@@ -74,12 +74,7 @@ func newPairTable(mw *MainWindow, c *compare.Comparison) *pairTable {
 		})
 	p.table.ShowHeaderColumn = false
 	p.table.StickyColumnCount = 1
-	p.table.CreateHeader = func() fyne.CanvasObject {
-		b := widget.NewButton("", nil)
-		b.Alignment = widget.ButtonAlignLeading
-		b.Importance = widget.LowImportance
-		return b
-	}
+	p.table.CreateHeader = newSortHeader
 	p.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
 		if id.Col < 0 || id.Col >= len(p.columns()) {
 			return

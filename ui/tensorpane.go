@@ -65,12 +65,7 @@ func newTensorPane(win fyne.Window, d *viewmodel.Doc) *tensorPane {
 			}
 		})
 	p.table.ShowHeaderColumn = false
-	p.table.CreateHeader = func() fyne.CanvasObject {
-		b := widget.NewButton("", nil)
-		b.Alignment = widget.ButtonAlignLeading
-		b.Importance = widget.LowImportance
-		return b
-	}
+	p.table.CreateHeader = newSortHeader
 	p.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
 		if id.Col < 0 || id.Col >= len(p.columns()) {
 			return

@@ -1,5 +1,10 @@
 package ui
 
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+)
+
 // sortedTitle is a table column's header: its title, with ▼ (descending)
 // or ▲ when the table is sorted by it. sortArrowWidest is the widest
 // header text, for sizing a column.
@@ -14,3 +19,13 @@ func sortedTitle(title string, sorted, desc bool) string {
 }
 
 func sortArrowWidest(title string) string { return title + " ▼" }
+
+// newSortHeader is the header cell of a sortable table: a flat button,
+// its text aligned with the column's, that sorts by its column when
+// tapped (UpdateHeader sets its text and action).
+func newSortHeader() fyne.CanvasObject {
+	b := widget.NewButton("", nil)
+	b.Alignment = widget.ButtonAlignLeading
+	b.Importance = widget.LowImportance
+	return b
+}
