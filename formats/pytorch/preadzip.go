@@ -26,18 +26,9 @@ type zipReaderAt struct {
 // was mapped) every read comes from the mapping.
 func newZipReaderAt(src *formats.Source) *zipReaderAt {
 	z := &zipReaderAt{mapped: bytes.NewReader(src.Data)}
-	if src.Path == "" {
-		return z
+	if f := src.OpenFile(); f != nil {
+		z.file.Store(f)
 	}
-	f, st, err := formats.OpenRegular(src.Path)
-	if err != nil {
-		return z
-	}
-	if st.Size() != int64(len(src.Data)) {
-		f.Close()
-		return z
-	}
-	z.file.Store(f)
 	return z
 }
 

@@ -32,18 +32,9 @@ const (
 // the mapped size. close must be called when the decode is done.
 func newFarWords(src *formats.Source) *farWords {
 	w := &farWords{buf: src.Data, near: farNear}
-	if src.Path == "" || len(src.Data) <= farNear {
-		return w
+	if len(src.Data) > farNear {
+		w.file = src.OpenFile()
 	}
-	f, st, err := formats.OpenRegular(src.Path)
-	if err != nil {
-		return w
-	}
-	if st.Size() != int64(len(src.Data)) {
-		f.Close()
-		return w
-	}
-	w.file = f
 	return w
 }
 
