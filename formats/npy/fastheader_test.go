@@ -1,7 +1,13 @@
 package npy
 
 import (
+	"encoding/binary"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
+	"tensorscope/internal/samples"
 	"testing"
 )
 
@@ -27,6 +33,24 @@ var numpyDictSeeds = []string{
 
 // checkNumPyDict holds the fast reading of a header to the general one:
 // whatever it accepts, the literal parser and readDict read the same way.
+// headerDict is the dictionary text of an .npy file's header.
+func headerDict(b []byte) (string, bool) {
+	if len(b) < 10 || string(b[:6]) != "\x93NUMPY" {
+		return "", false
+	}
+	start, n := 10, int(binary.LittleEndian.Uint16(b[8:10]))
+	if b[6] >= 2 {
+		if len(b) < 12 {
+			return "", false
+		}
+		start, n = 12, int(binary.LittleEndian.Uint32(b[8:12]))
+	}
+	if n < 0 || start+n > len(b) {
+		return "", false
+	}
+	return string(b[start : start+n]), true
+}
+
 func checkNumPyDict(t *testing.T, text string) {
 	var fast header
 	if !fast.readNumPyDict([]byte(text)) {
@@ -63,5 +87,16 @@ func FuzzNumPyDict(f *testing.F) {
 	for _, s := range numpyDictSeeds {
 		f.Add(s)
 	}
+	// The header dictionaries of the real .npy samples.
+	filepath.WalkDir(samples.Dir(f, "npy"), func(p string, e fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".npy") {
+			if b, err := os.ReadFile(p); err == nil {
+				if d, ok := headerDict(b); ok {
+					f.Add(d)
+				}
+			}
+		}
+		return nil
+	})
 	f.Fuzz(checkNumPyDict)
 }

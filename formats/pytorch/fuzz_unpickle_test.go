@@ -1,8 +1,53 @@
 package pytorch
 
 import (
+	"archive/zip"
+	"bytes"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"tensorscope/internal/samples"
 )
+
+// seedPickles adds the pickles of the real checkpoints: each zip sample's
+// .pkl members, and each legacy sample whole (a run of pickles).
+func seedPickles(f *testing.F) {
+	var files []string
+	filepath.WalkDir(samples.Dir(f, "pytorch"), func(p string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			files = append(files, p)
+		}
+		return nil
+	})
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil || len(b) > 4<<20 {
+			continue
+		}
+		zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			if sniffLegacy(b) {
+				f.Add(b)
+			}
+			continue
+		}
+		for _, m := range zr.File {
+			if !strings.HasSuffix(m.Name, ".pkl") {
+				continue
+			}
+			if r, err := m.Open(); err == nil {
+				if pkl, err := io.ReadAll(io.LimitReader(r, 4<<20)); err == nil {
+					f.Add(pkl)
+				}
+				r.Close()
+			}
+		}
+	}
+}
 
 // FuzzUnpickle runs the unpickler alone over any bytes, then the walks
 // that name tensors and build the metadata tree: no input may panic,
@@ -17,6 +62,7 @@ func FuzzUnpickle(f *testing.F) {
 		global("numpy", "dtype").op(opMark).str("f8").op(opNewFalse, opNewTrue, opTuple, opReduce).
 		op(opMark).int(3).str("<").op(opNone, opNone, opNone).int(-1).int(-1).int(0).op(opTuple, opBuild).
 		op(opShortBinBytes, 8, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f).op(opTuple2, opReduce).stop())
+	seedPickles(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		u := newUnpickler(b, 0)
 		storage := &blob{key: "0", at: 0, size: 4000}
