@@ -125,7 +125,16 @@ func newGraphPane(dt *docTab, from *graphPane) *graphPane {
 	p.props = container.NewVBox()
 	p.propsScroll = container.NewVScroll(p.props)
 
-	p.find = newKeyEntry(windowKeys(dt.mw.win))
+	// Escape leaves the find box for the graph, whose keys (arrows, +/−,
+	// M for the minimap) then work: a keyboard-only user had no way out.
+	leaveFind := func(ev *fyne.KeyEvent) bool {
+		if ev.Name == fyne.KeyEscape {
+			dt.mw.win.Canvas().Focus(p.view)
+			return true
+		}
+		return windowKeys(dt.mw.win)(ev)
+	}
+	p.find = newKeyEntry(leaveFind)
 	p.find.SetPlaceHolder("Find node, op or tensor (Ctrl+F, Enter for next)")
 	p.find.OnChanged = func(string) { p.search() }
 	p.find.OnSubmitted = func(string) { p.next(1) }

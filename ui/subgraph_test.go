@@ -96,3 +96,18 @@ func TestGraphTooLargeForAPNGOffersSVG(t *testing.T) {
 		t.Error("no SVG was written")
 	}
 }
+
+// TestEscapeLeavesFind: Escape in the find box gives the graph the focus,
+// so that its keys (M folds the minimap) work without the mouse.
+func TestEscapeLeavesFind(t *testing.T) {
+	p, win := graphPaneFor(t, "model.nn", nnFixture(t), 600, 400)
+	win.Canvas().Focus(p.find)
+	p.find.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if win.Canvas().Focused() != p.view {
+		t.Fatalf("after Escape in the find box the focus is on %T", win.Canvas().Focused())
+	}
+	p.view.TypedRune('m')
+	if !p.view.MinimapCollapsed() {
+		t.Error("M after Escape did not fold the minimap")
+	}
+}
