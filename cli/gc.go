@@ -2,7 +2,8 @@ package cli
 
 import "runtime/debug"
 
-// renderGC is the collector's setting while render runs. A render is one
+// renderGCPercent and renderMemoryGoal are the collector's settings
+// while render runs. A render is one
 // short process that builds a scene, draws it and exits; at Go's default
 // (collect when the heap doubles) the collector ran several times over
 // objects that live to the end anyway, about a fifth of the CPU of a
@@ -14,8 +15,7 @@ const (
 	renderMemoryGoal = 512 << 20
 )
 
-// lazyGC sets renderGC's values and returns the function restoring the
-// previous ones.
+// lazyGC sets them and returns the function restoring the previous ones.
 func lazyGC() (restore func()) {
 	percent := debug.SetGCPercent(renderGCPercent)
 	limit := debug.SetMemoryLimit(renderMemoryGoal)
