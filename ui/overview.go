@@ -22,8 +22,8 @@ import (
 type overviewPane struct {
 	ov      *viewmodel.Overview
 	content fyne.CanvasObject
-	filter  *widget.Entry
-	table   *widget.Table
+	filter  *keyEntry
+	table   *keyTable
 	totals  *fyne.Container
 	status  *widget.Label
 	bar     *widget.ProgressBar
@@ -51,7 +51,7 @@ var flagColours = map[string]color.NRGBA{
 
 func newOverviewPane(ov *viewmodel.Overview, inspect func(docIndex int)) *overviewPane {
 	p := &overviewPane{ov: ov, inspect: inspect}
-	p.filter = widget.NewEntry()
+	p.filter = newKeyEntry(nil)
 	p.filter.SetPlaceHolder("Filter tensors by name or flag (Ctrl+F)")
 	p.filter.OnChanged = func(s string) { ov.SetFilter(s) }
 	p.status = widget.NewLabel("")
@@ -280,7 +280,7 @@ func cellText(t *summary.Tensor, c viewmodel.OverviewColumn) string {
 
 func (p *overviewPane) makeTable() {
 	ov := p.ov
-	p.table = widget.NewTableWithHeaders(
+	p.table = newKeyTable(nil,
 		func() (int, int) { return len(ov.Rows()), len(viewmodel.OverviewColumns) },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("")
@@ -333,15 +333,34 @@ func (p *overviewPane) makeTable() {
 	for i, w := range overviewWidths {
 		p.table.SetColumnWidth(i, w)
 	}
-	p.table.OnSelected = func(id widget.TableCellID) {
-		rows := ov.Rows()
-		if id.Row < len(rows) {
-			p.table.UnselectAll()
-			if k := ov.DocIndex(rows[id.Row]); k >= 0 && p.inspect != nil {
-				p.inspect(k)
-			}
+	// A click inspects its row at once; Up, Down, PgUp, PgDn, Home and
+	// End (in the table or its filter) move a selection, which Enter
+	// inspects.
+	p.table.OnRowSelected = func(row int, byKey bool) {
+		if !byKey {
+			p.inspectRow(row)
 		}
 	}
+	p.filter.nav = func(ev *fyne.KeyEvent) bool {
+		if ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter {
+			return p.inspectRow(p.table.row)
+		}
+		return p.table.navigate(ev)
+	}
+}
+
+// inspectRow opens row of the table in the inspector, reporting whether
+// there was such a row.
+func (p *overviewPane) inspectRow(row int) bool {
+	rows := p.ov.Rows()
+	if row < 0 || row >= len(rows) {
+		return false
+	}
+	p.table.UnselectAll()
+	if k := p.ov.DocIndex(rows[row]); k >= 0 && p.inspect != nil {
+		p.inspect(k)
+	}
+	return true
 }
 
 // focusFilter puts the cursor in the table's filter.

@@ -90,3 +90,31 @@ func TestOverviewIsTheFirstTab(t *testing.T) {
 	ov := d.Overview()
 	q.Drain(func() bool { return ov.Running }, time.Minute)
 }
+
+// TestOverviewKeys: in the Overview's filter, Down and End move a
+// selection through the table without leaving it, and Enter inspects the
+// row selected.
+func TestOverviewKeys(t *testing.T) {
+	test.NewTempApp(t)
+	q := viewmodel.NewQueue()
+	d := openSampleFixture(t, q, "gguf/quantized-llama.cpp", "synth-llama256-Q4_K_M.gguf")
+	ov := d.Overview()
+	var inspected []int
+	p := newOverviewPane(ov, func(i int) { inspected = append(inspected, i) })
+	t.Cleanup(p.close)
+	win := goldenWindow(t, p.content, 1280, 820)
+	if !q.Drain(func() bool { return ov.Running }, time.Minute) {
+		t.Fatal("the summary did not finish")
+	}
+	win.Canvas().Focus(p.filter)
+	p.filter.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	p.filter.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	if len(inspected) != 0 || p.table.row != 1 {
+		t.Fatalf("after Down Down: row %d selected, inspected %v", p.table.row, inspected)
+	}
+	p.filter.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	want := ov.Model.Tensors[ov.Rows()[1]].Name
+	if len(inspected) != 1 || d.Doc.Tensors[inspected[0]].Name != want {
+		t.Errorf("Enter on row 1 (%s) inspected %v", want, inspected)
+	}
+}

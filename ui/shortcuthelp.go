@@ -25,6 +25,8 @@ var keyboardShortcuts = [][2]string{
 	{"M", "Graph: fold or open the minimap"},
 	{"Arrow keys, PgUp, PgDn", "Graph: pan"},
 	{"Enter", "Graph find box: next match"},
+	{"Escape", "Graph find box: back to the graph (its keys)"},
+	{"Up, Down, PgUp, PgDn, Home, End; Enter", "Overview table: move the selection; inspect the tensor selected"},
 	{"Up, Down, PgUp, PgDn, Home, End", "Comparison and vocabulary tables: move the selection"},
 	{"Tab, Space", "Comparison table: sort by the column header reached"},
 	{"Enter", "Vocabulary find box: the next token found"},
