@@ -7,6 +7,7 @@ SHELL := /bin/sh
 export PATH := $(PATH):/usr/local/go/bin
 GO ?= go
 BIN := tensorscope
+VIEWER := tensorscope-viewer
 FILE ?=
 ARGS ?= $(FILE)
 
@@ -18,8 +19,13 @@ run: deps build
 test: deps-test fmt-check vet
 	xvfb-run -a -s "-screen 0 1600x1000x24" $(GO) test -race -timeout 20m ./...
 
+# build makes two programs from the root package: the viewer (everything,
+# Fyne included) and, with -tags lite, the tensorscope command, which runs
+# the commands that only read files without Fyne's start-up cost and hands
+# the window and the drawing commands to the viewer beside it (cli/handoff.go).
 build:
-	$(GO) build -o $(BIN) .
+	$(GO) build -o $(VIEWER) .
+	$(GO) build -tags lite -o $(BIN) .
 
 # install puts the binary, icon, desktop entry and MIME types in your XDG
 # folders (no root) so that double-clicking a model file opens it.
@@ -57,4 +63,4 @@ fuzz:
 	GO="$(GO)" FUZZTIME="$(FUZZTIME)" FUZZ="$(FUZZ)" FUZZMINIMIZETIME="$(FUZZMINIMIZETIME)" ./scripts/fuzz
 
 clean:
-	rm -f $(BIN)
+	rm -f $(BIN) $(VIEWER)

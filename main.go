@@ -1,19 +1,17 @@
 // Command tensorscope is a desktop viewer for tensor and model files. With
 // file arguments (or none) it opens the viewer; its subcommands run headless
 // (package cli).
+//
+// Built with -tags lite it is the light front of the two programs make
+// builds: it runs the commands that only read files and hands the viewer
+// and the commands that draw to tensorscope-viewer (see cli.ViewerProgram).
 package main
 
 import (
-	"errors"
-	"fmt"
-	"io"
 	"os"
 
-	"tensorscope/assets"
 	"tensorscope/cli"
 	_ "tensorscope/internal/earlyenv" // must initialise before Fyne; see its comment
-	"tensorscope/internal/instance"
-	"tensorscope/ui"
 )
 
 // AppID is the application id used for preferences and desktop integration.
@@ -21,35 +19,4 @@ const AppID = "io.github.tensorscope"
 
 func main() {
 	os.Exit(cli.Run(os.Args[1:], os.Stdout, os.Stderr, runGUI))
-}
-
-// runGUI opens the viewer, or hands the files to a viewer already running
-// on this display so they open as tabs there.
-func runGUI(v cli.Viewer, stderr io.Writer) (status int) {
-	defer func() {
-		// GLFW panics when the display named cannot be opened (an ssh
-		// session whose forwarded X server has gone, a wrong DISPLAY).
-		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "tensorscope: cannot open a window on display %q (%v).\n%s", cli.DisplayName(), r, cli.HeadlessHint)
-			status = 1
-		}
-	}()
-	incoming := make(chan []string, 16)
-	if v.Follow == "" { // following a folder takes a window of its own
-		primary, delivered, err := instance.Start(AppID, v.Paths, func(ps []string) { incoming <- ps })
-		if delivered {
-			return 0
-		}
-		if err != nil && !errors.Is(err, instance.ErrRunning) && !errors.Is(err, instance.ErrUnsupported) {
-			fmt.Fprintf(stderr, "tensorscope: %v; opening a new window\n", err)
-		}
-		if primary != nil {
-			defer primary.Close()
-		}
-	}
-	ui.Run(ui.Options{
-		AppID: AppID, Version: cli.Version, Icon: assets.Icon, Paths: v.Paths, Follow: v.Follow,
-		DemoName: "demo.tmfile", Demo: assets.DemoModel, Incoming: incoming,
-	})
-	return 0
 }

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"tensorscope/formats"
 	"tensorscope/internal/earlyenv"
 	"tensorscope/tensor"
-	"tensorscope/viewmodel"
 )
 
 // Version is the release version; FyneApp.toml carries the same number.
@@ -53,9 +53,9 @@ written), 2 bad usage, 130/143 interrupted by SIGINT/SIGTERM.
 // usage is the --help text, naming the registered formats.
 func usage() string {
 	return strings.NewReplacer(
-		"{formats}", wrap(strings.Join(viewmodel.SupportedFormatNames(), ", "), 72, len("Formats are chosen by content, not by file name: ")),
-		"{one}", strings.Join(viewmodel.TensorExportExtensions(), "|"),
-		"{many}", strings.Join(viewmodel.ExportAllExtensions(), "|"),
+		"{formats}", wrap(strings.Join(formats.Names(), ", "), 72, len("Formats are chosen by content, not by file name: ")),
+		"{one}", strings.Join(formats.TensorExportExtensions(), "|"),
+		"{many}", strings.Join(formats.EncoderExtensions(true), "|"),
 	).Replace(usageTemplate)
 }
 
@@ -101,6 +101,9 @@ func Run(args []string, stdout, stderr io.Writer, gui GUIFunc) int {
 		}
 		if cmd, ok := commands[args[0]]; ok {
 			return runCommand(cmd, args[1:], stdout, stderr)
+		}
+		if handOff != nil && earlyenv.Contains(earlyenv.Subcommands, args[0]) {
+			return handOff(args, stderr)
 		}
 		if args[0] == "--follow" {
 			return follow(args[1:], stderr, gui)

@@ -1,3 +1,5 @@
+//go:build !lite
+
 package cli
 
 import (
@@ -13,8 +15,8 @@ import (
 	"time"
 
 	"tensorscope/formats"
-	"tensorscope/viewmodel"
 	"tensorscope/viewmodel/compare"
+	"tensorscope/viewmodel/textfmt"
 )
 
 func init() { register("diff", runDiff) }
@@ -211,7 +213,7 @@ func startDiffProgress(stderr io.Writer, total int64) *diffProgress {
 		printed := false
 		for {
 			done := p.finished.Load() + p.current.Load()
-			line := fmt.Sprintf("tensorscope diff: compared %d%% of %s", done*100/max(total, 1), viewmodel.FormatBytes(total))
+			line := fmt.Sprintf("tensorscope diff: compared %d%% of %s", done*100/max(total, 1), textfmt.Bytes(total))
 			if terminal {
 				fmt.Fprintf(stderr, "\r%s", line)
 				printed = true
@@ -298,7 +300,7 @@ func attrText(v any) *string {
 	if v == nil {
 		return nil
 	}
-	s := viewmodel.FormatValue(v)
+	s := textfmt.Value(v)
 	return &s
 }
 
@@ -347,10 +349,10 @@ func writeDiffRow(w io.Writer, f *compare.PairFigures) {
 	if f.DTypeB != f.DTypeA {
 		dtype += "/" + f.DTypeB.String()
 	}
-	shape := viewmodel.FormatDims(f.ShapeA)
+	shape := textfmt.Dims(f.ShapeA)
 	if !f.Compared() {
 		if f.NotCompared == "shapes differ" {
-			shape += "/" + viewmodel.FormatDims(f.ShapeB)
+			shape += "/" + textfmt.Dims(f.ShapeB)
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\tnot compared: %s\n", f.Name, dtype, shape, oneLine(f.NotCompared))
 		return
@@ -409,5 +411,5 @@ func attrOrNone(v any) string {
 	if v == nil {
 		return "(none)"
 	}
-	return viewmodel.FormatValue(v)
+	return textfmt.Value(v)
 }

@@ -1,3 +1,5 @@
+//go:build !lite
+
 package cli
 
 import (
@@ -9,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"tensorscope/formats"
 	"tensorscope/tensor"
 	"tensorscope/ui/headless"
 	"tensorscope/viewmodel"
@@ -19,8 +22,8 @@ func init() { register("export", runExport) }
 // exportUsage names the endings the registered encoders write.
 func exportUsage() string {
 	return "tensorscope export FILE --tensor NAME [--axes R,C] [--index AXIS=I ...] [--expr EXPR] --out OUT" +
-		strings.Join(viewmodel.TensorExportExtensions(), "|") + "\n" +
-		"       tensorscope export FILE --all --out OUT" + strings.Join(viewmodel.ExportAllExtensions(), "|") + "\n" +
+		strings.Join(formats.TensorExportExtensions(), "|") + "\n" +
+		"       tensorscope export FILE --all --out OUT" + strings.Join(formats.EncoderExtensions(true), "|") + "\n" +
 		"       tensorscope export FILE --view graph [--depth N|all] [--dark] --out OUT.svg|.png"
 }
 
@@ -64,8 +67,8 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		if *view != "" || sel.tensor != "" || sel.axes != nil || sel.index != nil || expr != nil {
 			return c.usageError(stderr, "--all writes every tensor: it takes no --view, --tensor, --axes, --index or --expr")
 		}
-		if !slices.Contains(viewmodel.ExportAllExtensions(), ext) {
-			return c.usageError(stderr, "--out must end in %s with --all", strings.Join(viewmodel.ExportAllExtensions(), ", "))
+		if !slices.Contains(formats.EncoderExtensions(true), ext) {
+			return c.usageError(stderr, "--out must end in %s with --all", strings.Join(formats.EncoderExtensions(true), ", "))
 		}
 	case depthSet && *view != headless.ViewGraph:
 		return c.usageError(stderr, "--depth applies to --view graph")
@@ -73,8 +76,8 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		if sel.tensor == "" {
 			return c.usageError(stderr, "choose --tensor NAME or --view graph")
 		}
-		if !slices.Contains(viewmodel.TensorExportExtensions(), ext) {
-			return c.usageError(stderr, "--out must end in %s for a tensor", strings.Join(viewmodel.TensorExportExtensions(), ", "))
+		if !slices.Contains(formats.TensorExportExtensions(), ext) {
+			return c.usageError(stderr, "--out must end in %s for a tensor", strings.Join(formats.TensorExportExtensions(), ", "))
 		}
 		if ext != ".csv" && (sel.axes != nil || sel.index != nil) {
 			return c.usageError(stderr, "--axes and --index choose the plane of a .csv; %s holds the whole tensor", ext)

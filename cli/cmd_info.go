@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"tensorscope/formats"
-	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/textfmt"
 )
 
 func init() { register("info", runInfo) }
@@ -64,7 +64,7 @@ func writeSummary(w io.Writer, doc *formats.Document) {
 	if doc.Size < 1024 {
 		fmt.Fprintf(w, "Size:     %d bytes\n", doc.Size)
 	} else {
-		fmt.Fprintf(w, "Size:     %d bytes (%s)\n", doc.Size, viewmodel.FormatBytes(doc.Size))
+		fmt.Fprintf(w, "Size:     %d bytes (%s)\n", doc.Size, textfmt.Bytes(doc.Size))
 	}
 
 	if len(doc.Header) > 0 {
@@ -139,7 +139,7 @@ func headerValue(v any) string {
 	if v == nil {
 		return ""
 	}
-	return cut(viewmodel.FormatValue(v), 48)
+	return cut(textfmt.Value(v), 48)
 }
 
 func cut(s string, n int) string {
@@ -162,7 +162,7 @@ func metaSummary(m *formats.Meta) string {
 		if s, ok := m.Value.(string); ok {
 			return cut(s, 60)
 		}
-		return cut(viewmodel.FormatValue(m.Value), 60)
+		return cut(textfmt.Value(m.Value), 60)
 	case m.List:
 		return fmt.Sprintf("list of %d", len(m.Children))
 	}
@@ -172,7 +172,7 @@ func metaSummary(m *formats.Meta) string {
 func tensorDetails(e *formats.TensorEntry) string {
 	var parts []string
 	for _, a := range e.Attrs {
-		parts = append(parts, a.Name+"="+viewmodel.FormatValue(a.Value))
+		parts = append(parts, a.Name+"="+textfmt.Value(a.Value))
 	}
 	if q := e.Quant; q != nil {
 		parts = append(parts, fmt.Sprintf("quant: %d scales, axis %d", len(q.Scales), q.Axis))

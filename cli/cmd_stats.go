@@ -11,7 +11,7 @@ import (
 
 	"tensorscope/formats"
 	"tensorscope/tensor"
-	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/textfmt"
 )
 
 func init() { register("stats", runStats) }
@@ -44,8 +44,8 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 	c := newCommand("stats", "tensorscope stats [--json] [--part magnitude|real|imag] FILE [TENSOR...]")
 	asJSON := c.flags.Bool("json", false, "print a JSON array with one object per tensor")
 	part := tensor.Magnitude
-	c.flags.Func("part", "the part of complex tensors summarised: "+strings.Join(viewmodel.ComplexPartNames, ", ")+" (default magnitude)", func(v string) (err error) {
-		part, err = viewmodel.ParseComplexPart(v)
+	c.flags.Func("part", "the part of complex tensors summarised: "+strings.Join(tensor.ComplexPartNames, ", ")+" (default magnitude)", func(v string) (err error) {
+		part, err = tensor.ParseComplexPart(v)
 		return err
 	})
 	pos, status, ok := c.parse(args, stdout, stderr)
@@ -189,14 +189,14 @@ func writeStatsTable(w io.Writer, rows []tensorStats) {
 		if p == nil {
 			return "-"
 		}
-		return viewmodel.FormatFloat(*p, 6)
+		return textfmt.Float(*p, 6)
 	}
 	for _, r := range rows {
 		dtype := r.DType
 		if r.Part != "" {
 			dtype += " (" + r.Part + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", r.Name, dtype, viewmodel.FormatDims(r.Shape),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", r.Name, dtype, textfmt.Dims(r.Shape),
 			r.Count, r.NaN, r.PosInf, r.NegInf, r.Zeros, num(r.Min), num(r.Max), num(r.Mean), num(r.Std))
 	}
 	tw.Flush()

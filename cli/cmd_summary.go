@@ -7,8 +7,8 @@ import (
 	"math"
 	"strings"
 
-	"tensorscope/viewmodel"
 	"tensorscope/viewmodel/summary"
+	"tensorscope/viewmodel/textfmt"
 )
 
 func init() { register("summary", runSummary) }
@@ -60,10 +60,10 @@ func runSummary(args []string, stdout, stderr io.Writer) int {
 // tensor's figures.
 func writeSummaryText(w io.Writer, m *summary.Model) {
 	t := m.Totals
-	fmt.Fprintf(w, "%s: %d tensors, %s parameters, %s\n", m.Path, t.Tensors, viewmodel.FormatCount(t.Params), viewmodel.FormatBytes(t.Bytes))
+	fmt.Fprintf(w, "%s: %d tensors, %s parameters, %s\n", m.Path, t.Tensors, textfmt.Count(t.Params), textfmt.Bytes(t.Bytes))
 	for _, d := range t.DTypes {
 		s := t.ByDType[d]
-		fmt.Fprintf(w, "  %-10s %5d tensors  %14s parameters  %10s\n", d, s.Tensors, viewmodel.FormatCount(s.Params), viewmodel.FormatBytes(s.Bytes))
+		fmt.Fprintf(w, "  %-10s %5d tensors  %14s parameters  %10s\n", d, s.Tensors, textfmt.Count(s.Params), textfmt.Bytes(s.Bytes))
 	}
 	var blocks []string
 	for _, b := range m.Blocks {
@@ -98,7 +98,7 @@ func writeSummaryText(w io.Writer, m *summary.Model) {
 	fmt.Fprintln(tw, "name\tdtype\tshape\tparams\tzeros\tmin\tmax\tmean\tstd\tabsmax\tl2\tkurtosis\toutlier\tdead rows\tflags")
 	for _, x := range m.Tensors {
 		s := x.Summary
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", x.Name, x.DType, viewmodel.FormatDims(x.Shape),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", x.Name, x.DType, textfmt.Dims(x.Shape),
 			x.Params, s.Zeros, num(s.Finite, s.Min), num(s.Finite, s.Max), num(s.Finite, s.Mean), num(s.Finite, s.Std),
 			num(s.Finite, s.AbsMax), num(1, s.L2), num(1, s.Kurtosis), num(1, x.OutlierRatio), s.DeadRows, strings.Join(x.Flags, ","))
 	}
@@ -117,7 +117,7 @@ func num(finite int64, v float64) string {
 	if finite == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 		return "-"
 	}
-	return viewmodel.FormatFloat(v, 6)
+	return textfmt.Float(v, 6)
 }
 
 // flagDetail says in a few words what the flags found.
@@ -131,13 +131,13 @@ func flagDetail(x *summary.Tensor) string {
 		parts = append(parts, fmt.Sprintf("%d inf", s.PosInf+s.NegInf))
 	}
 	if x.Has(summary.FlagConstant) {
-		parts = append(parts, "every value "+viewmodel.FormatFloat(s.Min, 6))
+		parts = append(parts, "every value "+textfmt.Float(s.Min, 6))
 	}
 	if s.DeadRows > 0 {
 		parts = append(parts, fmt.Sprintf("%d of %d rows all zero", s.DeadRows, x.Shape[0]))
 	}
 	if x.Has(summary.FlagLayerAnomaly) {
-		parts = append(parts, "std "+viewmodel.FormatFloat(s.Std, 4)+" far from its siblings'")
+		parts = append(parts, "std "+textfmt.Float(s.Std, 4)+" far from its siblings'")
 	}
 	return strings.Join(parts, "; ")
 }

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"tensorscope/formats"
 	"tensorscope/internal/earlyenv"
-	"tensorscope/viewmodel"
 )
 
 // TestMain lets tests run the real command line in a child process
@@ -119,7 +119,7 @@ func TestSubcommandsListedOnce(t *testing.T) {
 // The usage text names every registered format, in lines that fit.
 func TestUsageNamesFormats(t *testing.T) {
 	text := usage()
-	for _, name := range viewmodel.SupportedFormatNames() {
+	for _, name := range formats.Names() {
 		if !strings.Contains(strings.Join(strings.Fields(text), " "), name) {
 			t.Errorf("usage lacks format %q", name)
 		}

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"tensorscope/formats"
-	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // tensorColumns heads the Tensors table of info; every column but the
@@ -29,7 +29,7 @@ func tensorRow(e *formats.TensorEntry) [len(tensorColumns) - 1]string {
 	if e.Offset >= 0 {
 		off = strconv.FormatInt(e.Offset, 10)
 	}
-	return [...]string{e.Name, e.TypeString(), viewmodel.FormatDims(e.Shape), string(e.Role), off, strconv.FormatInt(e.NBytes, 10)}
+	return [...]string{e.Name, e.TypeString(), textfmt.Dims(e.Shape), string(e.Role), off, strconv.FormatInt(e.NBytes, 10)}
 }
 
 // writeTensorTable prints the Tensors table exactly as a tabwriter over
@@ -109,7 +109,7 @@ func writeTensorTable(w io.Writer, tensors []*formats.TensorEntry) {
 	bw.Flush()
 }
 
-// appendDims appends viewmodel.FormatDims(shape).
+// appendDims appends textfmt.Dims(shape).
 func appendDims(b []byte, shape []int) []byte {
 	b = append(b, '[')
 	for i, d := range shape {
@@ -139,7 +139,7 @@ func appendDetails(b []byte, e *formats.TensorEntry) []byte {
 		case int64:
 			b = strconv.AppendInt(b, v, 10)
 		default:
-			b = append(b, viewmodel.FormatValue(v)...)
+			b = append(b, textfmt.Value(v)...)
 		}
 	}
 	if q := e.Quant; q != nil {
@@ -186,7 +186,7 @@ func plainDetails(e *formats.TensorEntry) bool {
 		switch a.Value.(type) {
 		case nil, string, bool, int, int64, uint64, float64:
 		default:
-			if strings.ContainsAny(viewmodel.FormatValue(a.Value), "\t\n\v\f") {
+			if strings.ContainsAny(textfmt.Value(a.Value), "\t\n\v\f") {
 				return false
 			}
 		}

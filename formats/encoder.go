@@ -77,3 +77,11 @@ func EncoderExtensions(many bool) []string {
 	}
 	return out
 }
+
+// CSVExtension is the ending of the one export that is not an encoder's:
+// one plane of a tensor as comma-separated text (viewmodel.WriteCSV).
+const CSVExtension = ".csv"
+
+// TensorExportExtensions are the endings one tensor can be exported to:
+// every encoder's, and CSVExtension.
+func TensorExportExtensions() []string { return append(EncoderExtensions(false), CSVExtension) }

@@ -183,3 +183,12 @@ func displayPath(p string) string {
 
 // IsNotExist reports whether err says the file does not exist.
 func IsNotExist(err error) bool { return errors.Is(err, os.ErrNotExist) }
+
+// Names lists the registered formats' names, in registration order.
+func Names() []string {
+	var out []string
+	for _, f := range Formats() {
+		out = append(out, f.Name)
+	}
+	return out
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strings"
 )
 
 // ComplexPart selects a real-valued view of a complex tensor.
@@ -25,6 +26,30 @@ func (p ComplexPart) String() string {
 		return "magnitude"
 	}
 	return fmt.Sprintf("ComplexPart(%d)", uint8(p))
+}
+
+// ComplexParts are the real views of a complex tensor a viewer offers, in
+// menu order: magnitude first, as the statistics default to it.
+var ComplexParts = []ComplexPart{Magnitude, RealPart, ImagPart}
+
+// ComplexPartNames are the names ParseComplexPart accepts, in menu order.
+var ComplexPartNames = func() []string {
+	names := make([]string, len(ComplexParts))
+	for i, p := range ComplexParts {
+		names[i] = p.String()
+	}
+	return names
+}()
+
+// ParseComplexPart reads a part's name: magnitude, real or imag, as the
+// command line's --part gives it.
+func ParseComplexPart(name string) (ComplexPart, error) {
+	for _, p := range ComplexParts {
+		if p.String() == name {
+			return p, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown complex part %q: want %s", name, strings.Join(ComplexPartNames, ", "))
 }
 
 // ComplexPart returns a real view of complex64 or complex128 t with the

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // The bar's gradient and its labels' widths, at the default text size (see
@@ -101,7 +102,7 @@ func (r *colorBarRenderer) Layout(size fyne.Size) {
 		pos := cm.Position(v, res.Lo, res.Hi)
 		y := top + float32(1-pos)*barH
 		r.objects = append(r.objects, tickLine(barW, y, barW+themePx(4), y, fg))
-		t := canvas.NewText(viewmodel.FormatFloat(v, 4), fg)
+		t := canvas.NewText(textfmt.Float(v, 4), fg)
 		t.TextSize = textSize
 		ts := t.MinSize()
 		t.Move(fyne.NewPos(barW+themePx(6), y-ts.Height/2))

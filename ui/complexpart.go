@@ -20,7 +20,7 @@ var complexPartNames = map[tensor.ComplexPart]string{
 // shown only while a complex tensor is inspected.
 func newComplexPartSelect(in *viewmodel.Inspector) *fyne.Container {
 	var opts []string
-	for _, p := range viewmodel.ComplexParts {
+	for _, p := range tensor.ComplexParts {
 		opts = append(opts, complexPartNames[p])
 	}
 	sel := widget.NewSelect(opts, func(name string) {

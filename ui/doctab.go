@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"tensorscope/formats"
 	"tensorscope/viewmodel"
 )
 
@@ -241,7 +242,7 @@ func (dt *docTab) exportTensor() {
 // viewmodel.ExportTensor writes (the registered encoders' and .csv),
 // together and one by one.
 func tensorExportFilters() []fileFilter {
-	exts := viewmodel.TensorExportExtensions()
+	exts := formats.TensorExportExtensions()
 	filters := []fileFilter{endingsFilter(exts)}
 	for _, e := range exts {
 		filters = append(filters, endingsFilter([]string{e}))

@@ -3,7 +3,7 @@ package ui
 import (
 	"path/filepath"
 	"strings"
-	"tensorscope/viewmodel"
+	"tensorscope/formats"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -22,7 +22,7 @@ func (dt *docTab) exportAll() {
 	}
 	name := filepath.Base(dt.doc.Source.Display())
 	base := strings.TrimSuffix(name, filepath.Ext(name))
-	exts := viewmodel.ExportAllExtensions()
+	exts := formats.EncoderExtensions(true)
 	filters := []fileFilter{endingsFilter(exts)}
 	dt.mw.saveFile("Export all tensors", base+exts[0], filters, func(path string) {
 		bar := widget.NewProgressBar()

@@ -13,6 +13,7 @@ import (
 
 	"tensorscope/viewmodel"
 	"tensorscope/viewmodel/summary"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // Fingerprint draws a block's metric as a heatmap: one row per layer
@@ -81,7 +82,7 @@ func CellText(fp *summary.Fingerprint, row, col int) string {
 	if t == nil {
 		return "no " + fp.Roles[col] + " at index " + itoa(fp.Indices[row])
 	}
-	s := t.Name + ": " + fp.Metric.Label() + " " + viewmodel.FormatFloat(fp.Values[row][col], 5)
+	s := t.Name + ": " + fp.Metric.Label() + " " + textfmt.Float(fp.Values[row][col], 5)
 	if len(t.Flags) > 0 {
 		s += " — flagged"
 		for _, fl := range t.Flags {
@@ -91,7 +92,7 @@ func CellText(fp *summary.Fingerprint, row, col int) string {
 	return s
 }
 
-func itoa(n int) string { return viewmodel.FormatCount(int64(n)) }
+func itoa(n int) string { return textfmt.Count(int64(n)) }
 
 var _ desktop.Hoverable = (*Fingerprint)(nil)
 var _ fyne.Tappable = (*Fingerprint)(nil)
@@ -176,7 +177,7 @@ func (r *fingerprintRenderer) Layout(size fyne.Size) {
 		return
 	}
 	lineH := fyne.MeasureText("0", textSize, fyne.TextStyle{}).Height
-	labelW := fyne.MeasureText(viewmodel.FormatCount(int64(fp.Indices[len(fp.Indices)-1]))+"0", textSize, fyne.TextStyle{}).Width
+	labelW := fyne.MeasureText(textfmt.Count(int64(fp.Indices[len(fp.Indices)-1]))+"0", textSize, fyne.TextStyle{}).Width
 	left := labelW + 6
 	top := 2*lineH + 6 // role names on two staggered lines
 	right := float32(fpBarWidth + fpBarLabels + 12)
@@ -221,7 +222,7 @@ func (r *fingerprintRenderer) Layout(size fyne.Size) {
 	}
 	step := max(1, int(math.Ceil(float64(lineH+2)/float64(ch))))
 	for i := 0; i < len(fp.Indices); i += step {
-		text(viewmodel.FormatCount(int64(fp.Indices[i])), 0, top+ch*float32(i)+ch/2-lineH/2, fyne.TextAlignTrailing, labelW)
+		text(textfmt.Count(int64(fp.Indices[i])), 0, top+ch*float32(i)+ch/2-lineH/2, fyne.TextAlignTrailing, labelW)
 	}
 
 	// The colour bar.
@@ -240,7 +241,7 @@ func (r *fingerprintRenderer) Layout(size fyne.Size) {
 		for _, v := range niceTicks(fp.Lo, fp.Hi, 6) {
 			y := top + float32(1-f.cmap.Position(v, fp.Lo, fp.Hi))*h
 			r.objects = append(r.objects, tickLine(barX+fpBarWidth, y, barX+fpBarWidth+4, y, fg))
-			text(viewmodel.FormatFloat(v, 4), barX+fpBarWidth+6, y-lineH/2, fyne.TextAlignLeading, 0)
+			text(textfmt.Float(v, 4), barX+fpBarWidth+6, y-lineH/2, fyne.TextAlignLeading, 0)
 		}
 	}
 }

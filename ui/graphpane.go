@@ -19,6 +19,7 @@ import (
 	"tensorscope/graphview"
 	"tensorscope/viewmodel"
 	"tensorscope/viewmodel/summary"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // graphPane shows the document's node graph with a find bar, a toggle for
@@ -373,12 +374,12 @@ func (p *graphPane) load() {
 		}
 		flat := len(p.model.FlatView().Nodes)
 		folded := p.model.NodeCount() - flat
-		text := viewmodel.CountNoun(len(g.Nodes), "node") + ", " + viewmodel.CountNoun(len(g.Edges), "edge")
+		text := textfmt.CountNoun(len(g.Nodes), "node") + ", " + textfmt.CountNoun(len(g.Edges), "edge")
 		if flat != len(g.Nodes) {
-			text = fmt.Sprintf("%s of %s, %s", viewmodel.CountNoun(len(g.Nodes), "box"), viewmodel.CountNoun(flat, "node"), viewmodel.CountNoun(len(g.Edges), "edge"))
+			text = fmt.Sprintf("%s of %s, %s", textfmt.CountNoun(len(g.Nodes), "box"), textfmt.CountNoun(flat, "node"), textfmt.CountNoun(len(g.Edges), "edge"))
 		}
 		if folded > 0 {
-			text += fmt.Sprintf(" (%s folded into their consumers)", viewmodel.CountNoun(folded, "constant node"))
+			text += fmt.Sprintf(" (%s folded into their consumers)", textfmt.CountNoun(folded, "constant node"))
 		}
 		p.status.SetText(text)
 		p.search()

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // hexView draws the rows of a HeaderView that fit its height and scrolls
@@ -164,8 +165,8 @@ func newHexPane(win fyne.Window, v *hexView) fyne.CanvasObject {
 		bar.SetValue(float64(last - hv.Top())) // a vertical slider grows upwards
 		syncing = false
 		start, end := hv.Window()
-		where.SetText(fmt.Sprintf("bytes %s–%s of %s", viewmodel.FormatCount(start), viewmodel.FormatCount(max(end-1, 0)),
-			viewmodel.FormatCount(hv.Size())))
+		where.SetText(fmt.Sprintf("bytes %s–%s of %s", textfmt.Count(start), textfmt.Count(max(end-1, 0)),
+			textfmt.Count(hv.Size())))
 	}
 	bar.OnChanged = func(val float64) {
 		if syncing {

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // inspectorView shows the selected tensor: a summary line, its facts, and
@@ -395,8 +396,8 @@ func (v *inspectorView) heatmapTab() fyne.CanvasObject {
 		h, err2 := strconv.ParseFloat(strings.TrimSpace(hi.Text), 64)
 		if err1 != nil || err2 != nil {
 			if r := v.in.Heatmap(); r != nil && lo.Text == "" && hi.Text == "" {
-				lo.SetText(viewmodel.FormatFloat(r.Lo, 6))
-				hi.SetText(viewmodel.FormatFloat(r.Hi, 6))
+				lo.SetText(textfmt.Float(r.Lo, 6))
+				hi.SetText(textfmt.Float(r.Hi, 6))
 			}
 			return
 		}

@@ -9,8 +9,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"tensorscope/viewmodel"
 	"tensorscope/viewmodel/summary"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // layersPlot draws a metric against the layer index, one line per role,
@@ -132,7 +132,7 @@ func (r *layersPlotRenderer) Layout(size fyne.Size) {
 	for _, v := range niceTicks(lo, hi, 5) {
 		yy := y(v)
 		r.objects = append(r.objects, tickLine(left-4, yy, left, yy, fg))
-		text(viewmodel.FormatFloat(v, 3), 0, yy-lineH/2, fg, fyne.TextAlignTrailing, left-6)
+		text(textfmt.Float(v, 3), 0, yy-lineH/2, fg, fyne.TextAlignTrailing, left-6)
 	}
 	for _, v := range niceTicks(float64(first), float64(last), 8) {
 		if v != math.Trunc(v) {
@@ -140,7 +140,7 @@ func (r *layersPlotRenderer) Layout(size fyne.Size) {
 		}
 		xx := x(int(v))
 		r.objects = append(r.objects, tickLine(xx, top+h, xx, top+h+4, fg))
-		text(viewmodel.FormatCount(int64(v)), xx-20, top+h+4, fg, fyne.TextAlignCenter, 40)
+		text(textfmt.Count(int64(v)), xx-20, top+h+4, fg, fyne.TextAlignCenter, 40)
 	}
 	text("layer index", left, top+h+lineH+2, fg, fyne.TextAlignLeading, 0)
 

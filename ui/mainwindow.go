@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
+	"tensorscope/formats"
 	"tensorscope/viewmodel"
 )
 
@@ -429,7 +430,7 @@ func setDialogDir(dir string, set func(fyne.ListableURI)) {
 func (mw *MainWindow) welcome() fyne.CanvasObject {
 	title := widget.NewLabelWithStyle("Tensorscope", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
 	hint := widget.NewLabelWithStyle("Open a tensor or model file (Ctrl+O), or drop one on this window.", fyne.TextAlignCenter, fyne.TextStyle{})
-	list := widget.NewLabelWithStyle(strings.Join(viewmodel.SupportedFormatNames(), "\n"), fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
+	list := widget.NewLabelWithStyle(strings.Join(formats.Names(), "\n"), fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
 	open := widget.NewButton("Open…", mw.showOpenDialog)
 	open.Importance = widget.HighImportance
 	return container.NewCenter(container.NewVBox(title, hint, container.NewCenter(open), list))
@@ -506,7 +507,7 @@ func (mw *MainWindow) mainMenu() *fyne.MainMenu {
 	about := fyne.NewMenuItem("About Tensorscope", func() {
 		dialog.ShowInformation("About Tensorscope", fmt.Sprintf(
 			"Tensorscope %s\nA viewer for tensor and model files.\nFormats: %s",
-			mw.opts.Version, strings.Join(viewmodel.SupportedFormatNames(), ", ")), mw.win)
+			mw.opts.Version, strings.Join(formats.Names(), ", ")), mw.win)
 	})
 	keys := fyne.NewMenuItem("Keyboard Shortcuts", mw.showShortcuts)
 	return fyne.NewMainMenu(file, view, fyne.NewMenu("Help", keys, fyne.NewMenuItemSeparator(), about))

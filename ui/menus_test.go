@@ -3,11 +3,10 @@ package ui
 import (
 	"slices"
 	"strings"
+	"tensorscope/formats"
 	"testing"
 
 	"fyne.io/fyne/v2"
-
-	"tensorscope/viewmodel"
 )
 
 // menuItem finds the item labelled label in win's main menu.
@@ -41,7 +40,7 @@ func TestExportGraphIsGreyedWithoutAGraph(t *testing.T) {
 // every type the export writes, .safetensors too.
 func TestExportTensorOffersEveryType(t *testing.T) {
 	filters := tensorExportFilters()
-	for _, ext := range viewmodel.TensorExportExtensions() {
+	for _, ext := range formats.TensorExportExtensions() {
 		e := strings.TrimPrefix(ext, ".")
 		if !slices.Contains(filters[0].Extensions, e) {
 			t.Errorf("the first filter %q does not take %s", filters[0].Name, ext)
@@ -50,7 +49,7 @@ func TestExportTensorOffersEveryType(t *testing.T) {
 	if !strings.Contains(filters[0].Name, "safetensors") {
 		t.Errorf("the first filter is named %q", filters[0].Name)
 	}
-	if len(filters) != 1+len(viewmodel.TensorExportExtensions()) {
+	if len(filters) != 1+len(formats.TensorExportExtensions()) {
 		t.Errorf("%d filters, want one for all and one for each type", len(filters))
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // metricBar is the graph's horizontal colour bar when nodes are coloured
@@ -54,8 +55,8 @@ func (b *metricBar) set(c *viewmodel.GraphColouring) {
 		b.lo.SetText(c.Metric.Label() + " …")
 		b.hi.SetText("")
 	} else {
-		b.lo.SetText(c.Metric.Label() + " " + viewmodel.FormatFloat(c.Lo, 3))
-		b.hi.SetText(viewmodel.FormatFloat(c.Hi, 3))
+		b.lo.SetText(c.Metric.Label() + " " + textfmt.Float(c.Lo, 3))
+		b.hi.SetText(textfmt.Float(c.Hi, 3))
 	}
 	b.Show()
 	b.Refresh()

@@ -13,6 +13,7 @@ import (
 
 	"tensorscope/viewmodel"
 	"tensorscope/viewmodel/summary"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // overviewPane is the Overview tab: the model's totals and headline, a
@@ -168,7 +169,7 @@ func (p *overviewPane) refresh() {
 func (p *overviewPane) refreshTotals() {
 	ov := p.ov
 	tot := ov.Model.Totals
-	head := fmt.Sprintf("%d tensors · %s parameters · %s", tot.Tensors, viewmodel.FormatCount(tot.Params), viewmodel.FormatBytes(tot.Bytes))
+	head := fmt.Sprintf("%d tensors · %s parameters · %s", tot.Tensors, textfmt.Count(tot.Params), textfmt.Bytes(tot.Bytes))
 	if ov.Headline != "" {
 		head = ov.Headline + "  —  " + head
 	}
@@ -184,7 +185,7 @@ func (p *overviewPane) refreshTotals() {
 		if tot.Bytes > 0 {
 			frac = float32(s.Bytes) / float32(tot.Bytes)
 		}
-		label := fmt.Sprintf("%-9s %d tensors, %s parameters, %s", d, s.Tensors, viewmodel.FormatCount(s.Params), viewmodel.FormatBytes(s.Bytes))
+		label := fmt.Sprintf("%-9s %d tensors, %s parameters, %s", d, s.Tensors, textfmt.Count(s.Params), textfmt.Bytes(s.Bytes))
 		p.totals.Objects = append(p.totals.Objects, newShareBar(frac, label))
 	}
 	p.totals.Refresh()
@@ -245,7 +246,7 @@ func cellText(t *summary.Tensor, c viewmodel.OverviewColumn) string {
 		if v != v {
 			return "–"
 		}
-		return viewmodel.FormatFloat(v, 4)
+		return textfmt.Float(v, 4)
 	}
 	switch c {
 	case viewmodel.OverviewName:
@@ -253,9 +254,9 @@ func cellText(t *summary.Tensor, c viewmodel.OverviewColumn) string {
 	case viewmodel.OverviewDType:
 		return t.DType
 	case viewmodel.OverviewShape:
-		return viewmodel.FormatDims(t.Shape)
+		return textfmt.Dims(t.Shape)
 	case viewmodel.OverviewParams:
-		return viewmodel.FormatCount(t.Params)
+		return textfmt.Count(t.Params)
 	case viewmodel.OverviewStd:
 		return num(summary.MetricStd)
 	case viewmodel.OverviewAbsMax:
@@ -268,12 +269,12 @@ func cellText(t *summary.Tensor, c viewmodel.OverviewColumn) string {
 		if !t.Done {
 			return "…"
 		}
-		return viewmodel.FormatCount(t.Zeros)
+		return textfmt.Count(t.Zeros)
 	case viewmodel.OverviewDeadRows:
 		if !t.Done {
 			return "…"
 		}
-		return viewmodel.FormatCount(t.DeadRows)
+		return textfmt.Count(t.DeadRows)
 	}
 	return ""
 }

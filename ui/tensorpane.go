@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // tensorColumnWidths are the least widths of the list's columns, in the
@@ -321,7 +322,7 @@ func (p *tensorPane) updateCount() {
 		return
 	}
 	if p.list.Len() == p.list.Total() {
-		p.count.SetText(viewmodel.CountNoun(p.list.Total(), "tensor"))
+		p.count.SetText(textfmt.CountNoun(p.list.Total(), "tensor"))
 	} else {
 		p.count.SetText(fmt.Sprintf("%d of %d", p.list.Len(), p.list.Total()))
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"tensorscope/formats"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // EntryFacts lists what the file says about a tensor, as (label, value)
@@ -12,17 +13,17 @@ func EntryFacts(e *formats.TensorEntry) [][2]string {
 	rows := [][2]string{
 		{"Name", e.Name},
 		{"DType", e.TypeString()},
-		{"Shape", FormatDims(e.Shape)},
+		{"Shape", textfmt.Dims(e.Shape)},
 		{"Role", string(e.Role)},
 	}
 	if n := elements(e); n >= 0 {
-		rows = append(rows, [2]string{"Elements", FormatCount(n)})
+		rows = append(rows, [2]string{"Elements", textfmt.Count(n)})
 	}
 	if e.HasData() {
-		rows = append(rows, [2]string{"Size", FormatBytes(storedBytes(e))})
+		rows = append(rows, [2]string{"Size", textfmt.Bytes(storedBytes(e))})
 	}
 	if e.Offset >= 0 {
-		rows = append(rows, [2]string{"In file", fmt.Sprintf("%s at byte %d (0x%x)", FormatBytes(e.NBytes), e.Offset, e.Offset)})
+		rows = append(rows, [2]string{"In file", fmt.Sprintf("%s at byte %d (0x%x)", textfmt.Bytes(e.NBytes), e.Offset, e.Offset)})
 	}
 	if q := e.Quant; q != nil {
 		if len(q.Scales) == 1 {
@@ -30,7 +31,7 @@ func EntryFacts(e *formats.TensorEntry) [][2]string {
 			if len(q.ZeroPoints) > 0 {
 				zp = q.ZeroPoints[0]
 			}
-			rows = append(rows, [2]string{"Quantisation", fmt.Sprintf("per tensor: scale %s, zero point %d", FormatFloat(q.Scales[0], 6), zp)})
+			rows = append(rows, [2]string{"Quantisation", fmt.Sprintf("per tensor: scale %s, zero point %d", textfmt.Float(q.Scales[0], 6), zp)})
 		} else {
 			rows = append(rows, [2]string{"Quantisation", fmt.Sprintf("per channel along axis %d: %d scales", q.Axis, len(q.Scales))})
 		}
@@ -39,7 +40,7 @@ func EntryFacts(e *formats.TensorEntry) [][2]string {
 		}
 	}
 	for _, a := range e.Attrs {
-		rows = append(rows, [2]string{a.Name, FormatValue(a.Value)})
+		rows = append(rows, [2]string{a.Name, textfmt.Value(a.Value)})
 	}
 	if e.Note != "" {
 		rows = append(rows, [2]string{"Note", e.Note})

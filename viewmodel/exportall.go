@@ -12,10 +12,6 @@ import (
 	"tensorscope/tensor"
 )
 
-// ExportAllExtensions are the file endings ExportAll writes: the
-// registered formats that hold many named tensors.
-func ExportAllExtensions() []string { return formats.EncoderExtensions(true) }
-
 // ExportAll writes every tensor of doc that has data and that the format
 // of path can hold to path, under its own name, through a temporary file
 // renamed into place. Views derived from another tensor (a quantised
@@ -27,7 +23,7 @@ func ExportAllExtensions() []string { return formats.EncoderExtensions(true) }
 func ExportAll(ctx context.Context, path string, doc *formats.Document, progress Progress) (note string, err error) {
 	enc, err := formats.EncoderFor(path)
 	if err != nil || !enc.Many {
-		return "", fmt.Errorf("export %s: choose a name ending in %s", filepath.Base(path), strings.Join(ExportAllExtensions(), ", "))
+		return "", fmt.Errorf("export %s: choose a name ending in %s", filepath.Base(path), strings.Join(formats.EncoderExtensions(true), ", "))
 	}
 	if err := refuseInput(path, doc); err != nil {
 		return "", err

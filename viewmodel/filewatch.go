@@ -10,6 +10,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"tensorscope/formats"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // FileChange says how an open file changed on disk.
@@ -29,7 +30,7 @@ func (c FileChange) String() string {
 	case c.Gone:
 		return name + " was removed from disk"
 	case c.Truncated:
-		return fmt.Sprintf("%s was truncated on disk (now %s, was %s): values past its end cannot be read", name, FormatBytes(c.Size), FormatBytes(c.WasSize))
+		return fmt.Sprintf("%s was truncated on disk (now %s, was %s): values past its end cannot be read", name, textfmt.Bytes(c.Size), textfmt.Bytes(c.WasSize))
 	}
 	return name + " changed on disk"
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"tensorscope/formats"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // GraphNav is the way into and back out of nested graphs (the branches of
@@ -86,5 +87,5 @@ func subgraphSummary(g *formats.Graph) string {
 	if g.OutputValues != nil {
 		outputs = len(g.OutputValues)
 	}
-	return CountNoun(ops, "node") + ", " + CountNoun(len(g.Inputs), "input") + ", " + CountNoun(outputs, "output")
+	return textfmt.CountNoun(ops, "node") + ", " + textfmt.CountNoun(len(g.Inputs), "input") + ", " + textfmt.CountNoun(outputs, "output")
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"tensorscope/formats"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // PropSection is a titled group of rows in the graph's side panel.
@@ -72,7 +73,7 @@ func (m *GraphModel) NodeProperties(v int) []PropSection {
 	if len(n.Attrs) > 0 {
 		s := PropSection{Title: "Attributes"}
 		for _, a := range n.Attrs {
-			s.Rows = append(s.Rows, row(a.Name, FormatValue(a.Value)))
+			s.Rows = append(s.Rows, row(a.Name, textfmt.Value(a.Value)))
 		}
 		if len(s.Rows) > foldAttrsOver {
 			s.Folded = foldedAttrRows
@@ -91,7 +92,7 @@ func (m *GraphModel) NodeProperties(v int) []PropSection {
 	if len(n.Reserved) > 0 {
 		s := PropSection{Title: "Reserved parameters"}
 		for _, a := range n.Reserved {
-			s.Rows = append(s.Rows, row(a.Name, FormatValue(a.Value)))
+			s.Rows = append(s.Rows, row(a.Name, textfmt.Value(a.Value)))
 		}
 		if len(s.Rows) > foldAttrsOver {
 			s.Folded = foldedAttrRows

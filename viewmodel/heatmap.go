@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"tensorscope/tensor"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // RangeMode chooses how the heatmap's colour range is set.
@@ -408,7 +409,7 @@ func (in *Inspector) CellInfo(row, col int) string {
 	}
 	g := r.Grid
 	i := row*g.Cols + col
-	s := fmt.Sprintf("rows %d–%d, cols %d–%d: %s %s", r0, r1, c0, c1, r.Reduction, FormatFloat(g.Values[i], 6))
+	s := fmt.Sprintf("rows %d–%d, cols %d–%d: %s %s", r0, r1, c0, c1, r.Reduction, textfmt.Float(g.Values[i], 6))
 	if n, p, m := cellCount(g.NaN, i), cellCount(g.PosInf, i), cellCount(g.NegInf, i); n+p+m > 0 {
 		s += fmt.Sprintf(" (nan %d, +inf %d, −inf %d)", n, p, m)
 	}

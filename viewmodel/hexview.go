@@ -7,6 +7,7 @@ import (
 
 	"tensorscope/formats"
 	"tensorscope/tensor"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // Hex dump geometry, in the style of `hexdump -C`:
@@ -296,7 +297,7 @@ func (h *HeaderView) ByteAt(row, col int) int64 {
 func (h *HeaderView) FieldCells(i int) [5]string {
 	f := h.Fields[i]
 	return [5]string{f.Name, fmt.Sprintf("%d (0x%x)", f.Offset, f.Offset), fmt.Sprint(f.Size),
-		FormatValue(f.Value), f.Meaning}
+		textfmt.Value(f.Value), f.Meaning}
 }
 
 // SetMark marks bytes [off, off+n) apart from the selection: on a failed

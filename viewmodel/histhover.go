@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 
 	"tensorscope/tensor"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // plotFrame is where a drawn plot put its data: the data area's left and
@@ -66,13 +67,13 @@ func histogramBinInfo(r *tensor.Histogram, v float64, oneBinPerValue bool) strin
 	width := (r.Hi - r.Lo) / float64(n)
 	i := min(int((v-r.Lo)/width), n-1)
 	lo, hi := r.Lo+float64(i)*width, r.Lo+float64(i+1)*width
-	count := FormatCount(r.Counts[i])
+	count := textfmt.Count(r.Counts[i])
 	if oneBinPerValue {
-		return fmt.Sprintf("value %s: %s", FormatFloat(lo+width/2, 8), count)
+		return fmt.Sprintf("value %s: %s", textfmt.Float(lo+width/2, 8), count)
 	}
 	closing := ")"
 	if i == n-1 {
 		closing, hi = "]", r.Hi
 	}
-	return fmt.Sprintf("[%s, %s%s: %s", FormatFloat(lo, 4), FormatFloat(hi, 4), closing, count)
+	return fmt.Sprintf("[%s, %s%s: %s", textfmt.Float(lo, 4), textfmt.Float(hi, 4), closing, count)
 }

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"tensorscope/tensor"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // HistScope chooses what the histogram counts.
@@ -162,9 +163,9 @@ func (in *Inspector) HistogramNote() string {
 		return ""
 	}
 	s := fmt.Sprintf("%d bins over [%s, %s]   nan %d   +inf %d   −inf %d", len(r.Counts),
-		FormatFloat(r.Lo, 6), FormatFloat(r.Hi, 6), r.NaN, r.PosInf, r.NegInf)
+		textfmt.Float(r.Lo, 6), textfmt.Float(r.Hi, 6), r.NaN, r.PosInf, r.NegInf)
 	if in.OneBinPerValue() {
-		s = fmt.Sprintf("one bin per value, %s to %s", FormatFloat(r.Lo+0.5, 6), FormatFloat(r.Hi-0.5, 6))
+		s = fmt.Sprintf("one bin per value, %s to %s", textfmt.Float(r.Lo+0.5, 6), textfmt.Float(r.Hi-0.5, 6))
 	}
 	if r.Below+r.Above > 0 {
 		s += fmt.Sprintf("   outside range: %d below, %d above", r.Below, r.Above)

@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"tensorscope/viewmodel/textfmt"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -42,14 +43,14 @@ func (in *Inspector) LinePlotInfoAt(x float64, w, h int) string {
 	}
 	c := i / p.Step
 	if p.Step == 1 {
-		return fmt.Sprintf("index %d: %s", i, FormatFloat(p.Mean[c], 6))
+		return fmt.Sprintf("index %d: %s", i, textfmt.Float(p.Mean[c], 6))
 	}
 	first, last := p.ColumnStart(c), min(p.ColumnStart(c)+p.Step, p.N)-1
 	if !finite(p.Mean[c]) {
 		return fmt.Sprintf("indices %d–%d: no finite value", first, last)
 	}
 	return fmt.Sprintf("indices %d–%d: %s to %s, mean %s", first, last,
-		FormatFloat(p.Min[c], 4), FormatFloat(p.Max[c], 4), FormatFloat(p.Mean[c], 4))
+		textfmt.Float(p.Min[c], 4), textfmt.Float(p.Max[c], 4), textfmt.Float(p.Mean[c], 4))
 }
 
 // linePlot is lp as a gonum plot, not yet drawn.

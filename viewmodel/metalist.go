@@ -6,6 +6,7 @@ import (
 
 	"tensorscope/formats"
 	"tensorscope/tensor"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // LazyList returns the long array kept in the file at id (a tokenizer's
@@ -65,12 +66,12 @@ func LazyListRow(l *formats.LazyList, i int) (index, value string) {
 func formatLazyValue(v any) string {
 	xs, ok := v.([]any)
 	if !ok {
-		return FormatValue(v)
+		return textfmt.Value(v)
 	}
 	var b strings.Builder
 	b.WriteByte('[')
 	for i, x := range xs {
-		if i == maxListItems {
+		if i == textfmt.MaxListItems {
 			b.WriteString(", …")
 			break
 		}

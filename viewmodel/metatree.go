@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"tensorscope/formats"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // MetaTree adapts the metadata tree to a tree widget: node ids are paths of
@@ -92,7 +93,7 @@ func (t *MetaTree) Label(id string) string {
 		return name + ": " + n.Lazy.Summary()
 	}
 	if n.IsLeaf() {
-		return name + ": " + FormatValue(n.Value)
+		return name + ": " + textfmt.Value(n.Value)
 	}
 	if n.List {
 		return fmt.Sprintf("%s [%d]", name, len(n.Children))
@@ -111,7 +112,7 @@ func (t *MetaTree) CopyText(id string) string {
 		if s, ok := n.Value.(string); ok {
 			return s
 		}
-		return FormatValue(n.Value)
+		return textfmt.Value(n.Value)
 	}
 	b, err := json.MarshalIndent(n, "", "  ")
 	if err != nil {

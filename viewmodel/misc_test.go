@@ -32,32 +32,6 @@ func TestRecent(t *testing.T) {
 	}
 }
 
-func TestFormatting(t *testing.T) {
-	cases := map[string]string{
-		FormatBytes(512):                                 "512 B",
-		FormatBytes(1536):                                "1.50 KiB",
-		FormatBytes(300 << 20):                           "300.0 MiB",
-		FormatCount(101770):                              "101,770",
-		FormatCount(-1234567):                            "-1,234,567",
-		FormatDims(nil):                                  "[]",
-		FormatDims([]int{2, 3}):                          "[2, 3]",
-		FormatFloat(math.Inf(-1), 4):                     "−Inf",
-		FormatValue(formats.Enum{Value: 1, Name: "MAX"}): "MAX (1)",
-		FormatValue([]int64{1, 2}):                       "[1, 2]",
-		FormatValue(formats.Bytes{0xde, 0xad}):           "de ad",
-		FormatValue("x"):                                 `"x"`,
-	}
-	for got, want := range cases {
-		if got != want {
-			t.Errorf("got %q want %q", got, want)
-		}
-	}
-	long := make([]int64, 40)
-	if s := FormatValue(long); !strings.HasSuffix(s, "… 8 more]") {
-		t.Errorf("long list %q", s)
-	}
-}
-
 func TestMetaTree(t *testing.T) {
 	root := formats.NewObject("",
 		formats.Leaf("device", "cpu"),

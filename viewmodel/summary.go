@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"tensorscope/tensor"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // SummaryPercentiles are the percentiles shown under the summary line.
@@ -85,7 +86,7 @@ func (in *Inspector) SummaryLine() []Segment {
 	if in.entry == nil {
 		return nil
 	}
-	head := FormatTypedShape(in.entry.DType, in.entry.Shape)
+	head := textfmt.TypedShape(in.entry.DType, in.entry.Shape)
 	if in.entry.TypeName != "" {
 		head = in.entry.TypeName + strings.TrimPrefix(head, in.entry.DType.String())
 	}
@@ -171,5 +172,5 @@ func sig4(v float64) string {
 	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
 		return fmt.Sprintf("%.0f", v)
 	}
-	return FormatFloat(v, 4)
+	return textfmt.Float(v, 4)
 }

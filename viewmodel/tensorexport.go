@@ -13,10 +13,6 @@ import (
 	"tensorscope/tensor"
 )
 
-// TensorExportExtensions are the file endings ExportTensor writes: every
-// registered encoder's, and .csv (one plane as text).
-func TensorExportExtensions() []string { return append(formats.EncoderExtensions(false), ".csv") }
-
 // ExportTensor writes t to path in the format its ending names: .csv
 // writes plane (a 2-D view of t such as TensorPlane returns) as text, any
 // other ending the whole tensor through the format's encoder (.npy, .tsr,
@@ -32,10 +28,10 @@ func ExportTensor(ctx context.Context, path string, t, plane *tensor.Tensor) (no
 // tensors (.safetensors) store it under.
 func ExportTensorAs(ctx context.Context, path, name string, t, plane *tensor.Tensor) (note string, err error) {
 	write := func(w io.Writer) (string, error) { return "", WriteCSV(ctx, w, plane) }
-	if !strings.EqualFold(filepath.Ext(path), ".csv") {
+	if !strings.EqualFold(filepath.Ext(path), formats.CSVExtension) {
 		enc, err := formats.EncoderFor(path)
 		if err != nil {
-			return "", fmt.Errorf("export %s: choose a name ending in %s", filepath.Base(path), strings.Join(TensorExportExtensions(), ", "))
+			return "", fmt.Errorf("export %s: choose a name ending in %s", filepath.Base(path), strings.Join(formats.TensorExportExtensions(), ", "))
 		}
 		write = func(w io.Writer) (string, error) {
 			return enc.Write(ctx, w, []formats.Named{{Name: name, Tensor: t}}, nil)

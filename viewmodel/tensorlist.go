@@ -7,6 +7,7 @@ import (
 
 	"tensorscope/formats"
 	"tensorscope/tensor"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // TensorColumn is a column of the tensor list.
@@ -121,12 +122,12 @@ func (l *TensorList) flatCell(index int, col TensorColumn) string {
 		}
 		return s
 	case ColShape:
-		return FormatDims(e.Shape)
+		return textfmt.Dims(e.Shape)
 	case ColSize:
 		if !e.HasData() && !e.HasText() {
 			return "no data"
 		}
-		return FormatBytes(storedBytes(e))
+		return textfmt.Bytes(storedBytes(e))
 	case ColRole:
 		return string(e.Role)
 	}
@@ -249,7 +250,7 @@ func matchesAll(e *formats.TensorEntry, words []string) bool {
 	if len(words) == 0 {
 		return true
 	}
-	hay := strings.ToLower(e.Name + " " + e.TypeString() + " " + FormatDims(e.Shape) + " " + string(e.Role))
+	hay := strings.ToLower(e.Name + " " + e.TypeString() + " " + textfmt.Dims(e.Shape) + " " + string(e.Role))
 	for _, w := range words {
 		if !strings.Contains(hay, w) {
 			return false

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"tensorscope/formats"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // Grouping the tensor list by dotted name prefix: blk.12.attn_q.weight sits
@@ -171,7 +172,7 @@ func (l *TensorList) treeCell(row int, col TensorColumn) string {
 	case ColShape:
 		return CompactCount(g.params) + " params"
 	case ColSize:
-		return FormatBytes(g.bytes)
+		return textfmt.Bytes(g.bytes)
 	}
 	return ""
 }

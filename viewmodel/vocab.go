@@ -11,6 +11,7 @@ import (
 
 	"tensorscope/formats"
 	"tensorscope/tensor"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // The metadata keys of a GGUF tokenizer's vocabulary: parallel arrays, one
@@ -152,7 +153,7 @@ func (v *Vocabulary) Row(i int) [5]string {
 	err := tensor.CatchFault(func() error {
 		row[1] = VisibleToken(v.tokens.Raw(i))
 		if v.scores != nil {
-			row[2] = FormatValue(v.scores.At(i))
+			row[2] = textfmt.Value(v.scores.At(i))
 		}
 		if v.types != nil {
 			row[3] = tokenTypeName(v.types.At(i))
@@ -203,7 +204,7 @@ func tokenTypeName(x any) string {
 	case uint32:
 		n = int64(t)
 	default:
-		return FormatValue(x)
+		return textfmt.Value(x)
 	}
 	if n >= 0 && n < int64(len(tokenTypeNames)) {
 		return tokenTypeNames[n]

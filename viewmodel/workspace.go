@@ -175,12 +175,3 @@ func SupportedExtensions() []string {
 	}
 	return out
 }
-
-// SupportedFormatNames lists the registered formats' names.
-func SupportedFormatNames() []string {
-	var out []string
-	for _, f := range formats.Formats() {
-		out = append(out, f.Name)
-	}
-	return out
-}

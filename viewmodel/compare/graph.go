@@ -3,9 +3,9 @@ package compare
 import (
 	"fmt"
 	"reflect"
-	"tensorscope/viewmodel"
 
 	"tensorscope/formats"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // NodeChange says how a node differs between two graphs.
@@ -206,5 +206,5 @@ func valueOrNone(v any) string {
 	if v == nil {
 		return "(none)"
 	}
-	return viewmodel.FormatValue(v)
+	return textfmt.Value(v)
 }

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"tensorscope/viewmodel"
 
 	"tensorscope/formats"
 	"tensorscope/graphview"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // ChangeGraph is the two models' graphs drawn as one: B's nodes and the
@@ -169,7 +169,7 @@ func firstNode(a, b *formats.Node) *formats.Node {
 
 func writeAttrs(b *strings.Builder, attrs []formats.Attr) {
 	for _, a := range attrs {
-		fmt.Fprintf(b, "  %s = %s\n", a.Name, viewmodel.FormatValue(a.Value))
+		fmt.Fprintf(b, "  %s = %s\n", a.Name, textfmt.Value(a.Value))
 	}
 }
 
@@ -204,5 +204,5 @@ func presentValue(v any, present bool) string {
 	if !present {
 		return "(none)"
 	}
-	return viewmodel.FormatValue(v)
+	return textfmt.Value(v)
 }

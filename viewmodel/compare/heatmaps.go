@@ -8,6 +8,7 @@ import (
 	"image/color"
 	"math"
 	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/textfmt"
 
 	"tensorscope/tensor"
 )
@@ -246,8 +247,8 @@ func (v *PairView) CellInfo(row, col int) string {
 		diff = "(a−b)/|a|"
 	}
 	return fmt.Sprintf("rows %d–%d, cols %d–%d: mean a %s, b %s, %s %s", r0, r1, c0, c1,
-		viewmodel.FormatFloat(g.Values[i], 6), viewmodel.FormatFloat(v.heat[PanelB].Grid.Values[i], 6), diff,
-		viewmodel.FormatFloat(v.heat[PanelDiff].Grid.Values[i], 6))
+		textfmt.Float(g.Values[i], 6), textfmt.Float(v.heat[PanelB].Grid.Values[i], 6), diff,
+		textfmt.Float(v.heat[PanelDiff].Grid.Values[i], 6))
 }
 
 // elementInfo reads one element of each plane (two values: cheap enough
@@ -269,14 +270,14 @@ func (v *PairView) elementInfo(r, c int) string {
 		return errors.Join(errA, errB)
 	})
 	if errors.Is(err, tensor.ErrFault) {
-		return viewmodel.FormatDims(idx) + ": " + viewmodel.UnreadableBytes
+		return textfmt.Dims(idx) + ": " + viewmodel.UnreadableBytes
 	}
 	if err != nil {
 		return ""
 	}
-	s := fmt.Sprintf("%s: a %s, b %s, a−b %s", viewmodel.FormatDims(idx), viewmodel.FormatFloat(a, 8), viewmodel.FormatFloat(b, 8), viewmodel.FormatFloat(a-b, 6))
+	s := fmt.Sprintf("%s: a %s, b %s, a−b %s", textfmt.Dims(idx), textfmt.Float(a, 8), textfmt.Float(b, 8), textfmt.Float(a-b, 6))
 	if v.mode == DiffRelative {
-		s += ", (a−b)/|a| " + viewmodel.FormatFloat((a-b)/math.Abs(a), 6)
+		s += ", (a−b)/|a| " + textfmt.Float((a-b)/math.Abs(a), 6)
 	}
 	return s
 }

@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"math"
 	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/textfmt"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -180,7 +181,7 @@ func (v *PairView) HistogramNote() string {
 		return ""
 	}
 	return fmt.Sprintf("A and B over [%s, %s], a − b over ±%s (max |a−b|); NaN and ±Inf are not binned",
-		viewmodel.FormatFloat(v.hist.a.Lo, 4), viewmodel.FormatFloat(v.hist.a.Hi, 4), viewmodel.FormatFloat(v.hist.diff.Hi, 4))
+		textfmt.Float(v.hist.a.Lo, 4), textfmt.Float(v.hist.a.Hi, 4), textfmt.Float(v.hist.diff.Hi, 4))
 }
 
 func histogramBars(h *binCounts, fill color.Color) *plotter.Histogram {

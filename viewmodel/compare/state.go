@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/textfmt"
 
 	"tensorscope/formats"
 	"tensorscope/tensor"
@@ -276,12 +277,12 @@ func (c *Comparison) Summary() string {
 		}
 	}
 	s := fmt.Sprintf("%s: %d within rtol=%g atol=%g, %d differ; %d only in A, %d only in B",
-		viewmodel.CountNoun(len(c.figures), "pair"), within, c.tol.RTol, c.tol.ATol, len(c.figures)-within, len(c.matching.OnlyA), len(c.matching.OnlyB))
+		textfmt.CountNoun(len(c.figures), "pair"), within, c.tol.RTol, c.tol.ATol, len(c.figures)-within, len(c.matching.OnlyA), len(c.matching.OnlyB))
 	if g := c.graph; g != nil {
 		if g.Same() {
 			s += "; graphs: same nodes, ops and attributes"
 		} else {
-			s += fmt.Sprintf("; graphs: %s added, %d removed, %d changed", viewmodel.CountNoun(len(g.Added), "node"), len(g.Removed), len(g.Changed))
+			s += fmt.Sprintf("; graphs: %s added, %d removed, %d changed", textfmt.CountNoun(len(g.Added), "node"), len(g.Removed), len(g.Changed))
 		}
 	}
 	return s

@@ -5,8 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
-
-	"tensorscope/viewmodel"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // PairColumn is a column of the comparison tab's table of pairs: the
@@ -154,9 +153,9 @@ func textCell(f *PairFigures, col PairColumn) string {
 		return f.DTypeA.String()
 	case PairShape:
 		if !f.Compared() && f.NotCompared == "shapes differ" {
-			return viewmodel.FormatDims(f.ShapeA) + "/" + viewmodel.FormatDims(f.ShapeB)
+			return textfmt.Dims(f.ShapeA) + "/" + textfmt.Dims(f.ShapeB)
 		}
-		return viewmodel.FormatDims(f.ShapeA)
+		return textfmt.Dims(f.ShapeA)
 	}
 	return ""
 }
@@ -183,9 +182,9 @@ func (c *Comparison) Cell(i int, col PairColumn) string {
 	case !ok:
 		return "–"
 	case col >= PairNaN:
-		return viewmodel.FormatCount(int64(v))
+		return textfmt.Count(int64(v))
 	}
-	return viewmodel.FormatFloat(v, 4)
+	return textfmt.Float(v, 4)
 }
 
 // LongestCells are up to n of column col's longest texts over every pair,
@@ -198,9 +197,9 @@ func (c *Comparison) LongestCells(col PairColumn, n int) []string {
 			texts = append(texts, textCell(f, col))
 		} else if v, ok := figure(f, col); ok {
 			if col >= PairNaN {
-				texts = append(texts, viewmodel.FormatCount(int64(v)))
+				texts = append(texts, textfmt.Count(int64(v)))
 			} else {
-				texts = append(texts, viewmodel.FormatFloat(v, 4))
+				texts = append(texts, textfmt.Float(v, 4))
 			}
 		}
 	}

@@ -1,4 +1,9 @@
-package viewmodel
+// Package textfmt is the one place shapes, byte sizes, counts and values are
+// spelt for people: the GUI's panes, the inspector and the command line's
+// info, stats and export notes all use it, so they say the same thing. It
+// imports only formats and tensor, so the light command line can use it
+// without the viewer's packages.
+package textfmt
 
 import (
 	"fmt"
@@ -10,16 +15,12 @@ import (
 	"tensorscope/tensor"
 )
 
-// This file is the one place shapes, byte sizes and values are spelt for
-// people: the GUI's panes, the inspector and the command line's info,
-// stats and export notes all use it, so they say the same thing.
-
-// FormatTypedShape spells a dtype and shape compactly, as the inspector's
+// TypedShape spells a dtype and shape compactly, as the inspector's
 // summary line and the tensor core's messages do: "float32[128,784]".
-func FormatTypedShape(dt tensor.DType, shape []int) string { return tensor.FormatShape(dt, shape) }
+func TypedShape(dt tensor.DType, shape []int) string { return tensor.FormatShape(dt, shape) }
 
-// FormatDims spells a shape as "[128, 784]" ("[]" for a scalar).
-func FormatDims(shape []int) string {
+// Dims spells a shape as "[128, 784]" ("[]" for a scalar).
+func Dims(shape []int) string {
 	var b strings.Builder
 	b.WriteByte('[')
 	for i, d := range shape {
@@ -32,8 +33,8 @@ func FormatDims(shape []int) string {
 	return b.String()
 }
 
-// FormatBytes spells a byte count for people: "512 B", "1.5 KiB", "3.2 GiB".
-func FormatBytes(n int64) string {
+// Bytes spells a byte count for people: "512 B", "1.5 KiB", "3.2 GiB".
+func Bytes(n int64) string {
 	const unit = 1024
 	if n < unit {
 		return fmt.Sprintf("%d B", n)
@@ -51,8 +52,8 @@ func FormatBytes(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// FormatCount groups digits: 101770 → "101,770".
-func FormatCount(n int64) string {
+// Count groups digits: 101770 → "101,770".
+func Count(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	neg := strings.HasPrefix(s, "-")
 	if neg {
@@ -71,9 +72,9 @@ func FormatCount(n int64) string {
 	return b.String()
 }
 
-// FormatFloat prints a float compactly with up to sig significant digits,
+// Float prints a float compactly with up to sig significant digits,
 // spelling non-finite values as NaN, +Inf, −Inf.
-func FormatFloat(v float64, sig int) string {
+func Float(v float64, sig int) string {
 	switch {
 	case math.IsNaN(v):
 		return "NaN"
@@ -85,11 +86,11 @@ func FormatFloat(v float64, sig int) string {
 	return strconv.FormatFloat(v, 'g', sig, 64)
 }
 
-// maxListItems bounds how many elements of a list value are spelt out.
-const maxListItems = 32
+// MaxListItems bounds how many elements of a list value are spelt out.
+const MaxListItems = 32
 
-// FormatValue spells an attribute or metadata value for display.
-func FormatValue(v any) string {
+// Value spells an attribute or metadata value for display.
+func Value(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "null"
@@ -112,9 +113,9 @@ func FormatValue(v any) string {
 	case uint8:
 		return strconv.FormatUint(uint64(x), 10)
 	case float64:
-		return FormatFloat(x, -1)
+		return Float(x, -1)
 	case float32:
-		return FormatFloat(float64(x), 8)
+		return Float(float64(x), 8)
 	case formats.Enum:
 		if x.Name == "" {
 			return strconv.FormatInt(x.Value, 10)
@@ -129,9 +130,9 @@ func FormatValue(v any) string {
 	case []int:
 		return formatList(len(x), func(i int) string { return strconv.Itoa(x[i]) })
 	case []float64:
-		return formatList(len(x), func(i int) string { return FormatFloat(x[i], -1) })
+		return formatList(len(x), func(i int) string { return Float(x[i], -1) })
 	case []float32:
-		return formatList(len(x), func(i int) string { return FormatFloat(float64(x[i]), 8) })
+		return formatList(len(x), func(i int) string { return Float(float64(x[i]), 8) })
 	case []string:
 		return formatList(len(x), func(i int) string { return strconv.Quote(x[i]) })
 	case []bool:
@@ -143,14 +144,14 @@ func FormatValue(v any) string {
 func formatList(n int, item func(int) string) string {
 	var b strings.Builder
 	b.WriteByte('[')
-	for i := 0; i < n && i < maxListItems; i++ {
+	for i := 0; i < n && i < MaxListItems; i++ {
 		if i > 0 {
 			b.WriteString(", ")
 		}
 		b.WriteString(item(i))
 	}
-	if n > maxListItems {
-		fmt.Fprintf(&b, ", … %d more", n-maxListItems)
+	if n > MaxListItems {
+		fmt.Fprintf(&b, ", … %d more", n-MaxListItems)
 	}
 	b.WriteByte(']')
 	return b.String()
@@ -178,7 +179,7 @@ func CountNoun(n int, noun string) string {
 		return "1 " + noun
 	}
 	if strings.HasSuffix(noun, "x") || strings.HasSuffix(noun, "s") || strings.HasSuffix(noun, "ch") {
-		return FormatCount(int64(n)) + " " + noun + "es" // boxes
+		return Count(int64(n)) + " " + noun + "es" // boxes
 	}
-	return FormatCount(int64(n)) + " " + noun + "s"
+	return Count(int64(n)) + " " + noun + "s"
 }
