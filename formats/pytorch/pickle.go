@@ -40,6 +40,8 @@ type unpickler struct {
 	persistent func(pid any, at int64) (any, error)
 	// globals counts the classes the allow-list did not know, by name.
 	unknown map[string]int
+
+	slab slab // tuples and item lists, allocated in blocks
 }
 
 func newUnpickler(data []byte, base int64) *unpickler {
@@ -329,7 +331,7 @@ func (u *unpickler) step(op byte, at int) (bool, error) {
 	case opEmptyList:
 		u.push(&pyList{})
 	case opEmptyTuple:
-		u.push(&pyTuple{})
+		u.push(u.slab.tuple(nil, 0))
 	case opEmptyDict:
 		u.push(newDict())
 	case opEmptySet:
@@ -357,7 +359,7 @@ func (u *unpickler) step(op byte, at int) (bool, error) {
 		if len(u.stack)-u.floor() < n {
 			return false, u.errf(at, "TUPLE%d needs %d values on the stack", n, n)
 		}
-		its := append([]any(nil), u.stack[len(u.stack)-n:]...)
+		its := u.slab.items(u.stack[len(u.stack)-n:])
 		u.stack = u.stack[:len(u.stack)-n]
 		if err := u.pushTuple(its, at); err != nil {
 			return false, err
@@ -647,7 +649,7 @@ func (u *unpickler) popMark(at int) ([]any, error) {
 	}
 	m := u.marks[len(u.marks)-1]
 	u.marks = u.marks[:len(u.marks)-1]
-	its := append([]any(nil), u.stack[m:]...)
+	its := u.slab.items(u.stack[m:])
 	u.stack = u.stack[:m]
 	return its, nil
 }
@@ -669,7 +671,7 @@ func (u *unpickler) pushTuple(its []any, at int) error {
 	if err != nil {
 		return err
 	}
-	u.push(&pyTuple{items: its, depth: d})
+	u.push(u.slab.tuple(its, d))
 	return nil
 }
 

@@ -2,6 +2,7 @@ package pytorch
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"tensorscope/tensor"
@@ -540,15 +541,22 @@ func rebuildFromType(u *unpickler, args []any, kwargs any, at int) (any, error) 
 	return v, nil
 }
 
-// tensorDesc is a tensor as the metadata tree shows it.
+// desc is a tensor as the metadata tree shows it: "tensor float32[64, 3]"
+// (built with append: the tree describes every tensor of a checkpoint).
 func (t *pyTensor) desc() string {
-	dims := make([]string, len(t.size))
-	for i, d := range t.size {
-		dims[i] = fmt.Sprint(d)
-	}
-	s := fmt.Sprintf("tensor %s[%s]", t.elem, strings.Join(dims, ", "))
+	b := make([]byte, 0, 48)
 	if t.parameter {
-		s = "parameter " + strings.TrimPrefix(s, "tensor ")
+		b = append(b, "parameter "...)
+	} else {
+		b = append(b, "tensor "...)
 	}
-	return s
+	b = append(b, t.elem.String()...)
+	b = append(b, '[')
+	for i, d := range t.size {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = strconv.AppendInt(b, d, 10)
+	}
+	return string(append(b, ']'))
 }

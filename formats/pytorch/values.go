@@ -34,19 +34,36 @@ type pyTuple struct {
 // a BUILD gave it (an OrderedDict's __dict__: a state_dict's _metadata).
 type pyDict struct {
 	keys, vals []any
-	index      map[string]int // hashable keys → position
+	strIndex   map[string]int // str keys → position (nearly every key)
+	index      map[string]int // other hashable keys, by hashKey → position
 	attrs      any
 	depth      int
 }
 
-func newDict() *pyDict { return &pyDict{index: map[string]int{}} }
+// newDict returns an empty dict; its indexes are made at the first key
+// (torch pickles an empty OrderedDict of hooks with every tensor).
+func newDict() *pyDict { return &pyDict{} }
 
-// set stores v under k, replacing an equal key as Python does.
+// set stores v under k, replacing an equal key as Python does. A str key
+// is its own identity (no other type equals a str), so it needs no
+// hashKey string built for it.
 func (d *pyDict) set(k, v any) {
-	if h, ok := hashKey(k); ok {
+	if s, ok := k.(string); ok {
+		if i, seen := d.strIndex[s]; seen {
+			d.vals[i] = v
+			return
+		}
+		if d.strIndex == nil {
+			d.strIndex = map[string]int{}
+		}
+		d.strIndex[s] = len(d.keys)
+	} else if h, ok := hashKey(k); ok {
 		if i, seen := d.index[h]; seen {
 			d.vals[i] = v
 			return
+		}
+		if d.index == nil {
+			d.index = map[string]int{}
 		}
 		d.index[h] = len(d.keys)
 	}
@@ -56,7 +73,7 @@ func (d *pyDict) set(k, v any) {
 
 // get returns the value under the string key k.
 func (d *pyDict) get(k string) (any, bool) {
-	if i, ok := d.index["s"+k]; ok {
+	if i, ok := d.strIndex[k]; ok {
 		return d.vals[i], true
 	}
 	return nil, false
