@@ -249,12 +249,16 @@ func cleanName(name string) bool {
 	if name == "" || strings.HasPrefix(name, "/") || strings.ContainsAny(name, "\\\x00") {
 		return false
 	}
-	for _, seg := range strings.Split(name, "/") {
+	for rest := name; ; {
+		seg, more, found := strings.Cut(rest, "/")
 		if seg == ".." || seg == "." {
 			return false
 		}
+		if !found {
+			return true
+		}
+		rest = more
 	}
-	return true
 }
 
 // unpickleMember runs a pickle member of the archive.

@@ -516,7 +516,8 @@ type metaBuilder struct {
 	// Linking tensor leaves to the document's tensors: the path of keys
 	// to the node, the names listed, and each tensor's first name.
 	segs   []string
-	known  map[string]bool
+	path   []byte            // segs joined by ".", rebuilt for each tensor leaf
+	known  map[string]string // each name listed, to itself (one string shared)
 	names  map[*pyTensor]string
 	onPath map[any]bool
 	cut    bool
@@ -531,10 +532,10 @@ func newMetaBuilder(fileSize int64) *metaBuilder {
 // link lets tensor leaves name the document's tensors.
 func (mb *metaBuilder) link(named []namedTensor) *metaBuilder {
 	if mb.known == nil {
-		mb.known, mb.names = map[string]bool{}, map[*pyTensor]string{}
+		mb.known, mb.names = map[string]string{}, map[*pyTensor]string{}
 	}
 	for _, nt := range named {
-		mb.known[nt.name] = true
+		mb.known[nt.name] = nt.name
 		if _, ok := mb.names[nt.t]; !ok {
 			mb.names[nt.t] = nt.name
 		}
@@ -592,8 +593,15 @@ func metaOf(name string, v any, mb *metaBuilder, depth int) *formats.Meta {
 		return formats.Leaf(name, fmt.Sprintf("storage %q: %d × %s", x.key, x.numel, x.elem))
 	case *pyTensor:
 		m := formats.Leaf(name, x.desc())
-		if p := strings.Join(mb.segs, "."); mb.known[p] {
-			m.Tensor = p
+		mb.path = mb.path[:0]
+		for i, seg := range mb.segs {
+			if i > 0 {
+				mb.path = append(mb.path, '.')
+			}
+			mb.path = append(mb.path, seg...)
+		}
+		if name, ok := mb.known[string(mb.path)]; ok {
+			m.Tensor = name
 		} else {
 			m.Tensor = mb.names[x]
 		}
