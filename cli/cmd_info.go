@@ -19,6 +19,7 @@ func init() { register("info", runInfo) }
 // with --json the document in the shape automated checks rely on. It reads
 // headers only and never opens a window.
 func runInfo(args []string, stdout, stderr io.Writer) int {
+	collectLate()
 	c := newCommand("info", "tensorscope info [--json] FILE")
 	asJSON := c.flags.Bool("json", false, "print the document as one JSON object")
 	pos, status, ok := c.parse(args, stdout, stderr)

@@ -41,6 +41,7 @@ type tensorStats struct {
 // computed by the tensor core over the stored values. Ctrl+C (or SIGTERM)
 // stops it with status 130 (143) and prints nothing on stdout.
 func runStats(args []string, stdout, stderr io.Writer) int {
+	collectLate()
 	c := newCommand("stats", "tensorscope stats [--json] [--part magnitude|real|imag] FILE [TENSOR...]")
 	asJSON := c.flags.Bool("json", false, "print a JSON array with one object per tensor")
 	part := tensor.Magnitude

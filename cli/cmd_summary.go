@@ -18,6 +18,7 @@ func init() { register("summary", runSummary) }
 // Ctrl+C (or SIGTERM) stops it with status 130 (143) and prints nothing on
 // stdout.
 func runSummary(args []string, stdout, stderr io.Writer) int {
+	collectLate()
 	c := newCommand("summary", "tensorscope summary [--json] FILE")
 	asJSON := c.flags.Bool("json", false, "print one JSON object: totals, tensors with figures and flags, blocks")
 	pos, status, ok := c.parse(args, stdout, stderr)

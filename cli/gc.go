@@ -1,8 +1,10 @@
-//go:build !lite
-
 package cli
 
-import "runtime/debug"
+import (
+	"runtime"
+	"runtime/debug"
+	"sync"
+)
 
 // renderGCPercent and renderMemoryGoal are the collector's settings
 // while render runs. A render is one
@@ -25,4 +27,31 @@ func lazyGC() (restore func()) {
 		debug.SetGCPercent(percent)
 		debug.SetMemoryLimit(limit)
 	}
+}
+
+// collectFrom is the heap a reading command (info, stats, summary) grows
+// to before its first collection. Such a command is one short process:
+// opening a 2,000-tensor checkpoint allocates 7 MB, nearly all of it live
+// to the end, and at Go's default (the first collection at 4 MB) about a
+// tenth of its CPU went to collections that freed little.
+const collectFrom = 48 << 20
+
+// collectLate turns the collector off until the heap reaches collectFrom;
+// after that first collection it works as before (GOGC=100, no limit), so
+// a file with a large header (an archive of 100,000 members) keeps the
+// heap the default policy gives it. It acts once per process: commands run
+// in one process (tests) must not take each other's settings for the
+// defaults.
+func collectLate() { collectLateOnce.Do(setCollectLate) }
+
+var collectLateOnce sync.Once
+
+func setCollectLate() {
+	percent := debug.SetGCPercent(-1)
+	limit := debug.SetMemoryLimit(collectFrom)
+	first := new([16]byte) // not tiny-allocated, so its finalizer runs
+	runtime.SetFinalizer(first, func(*[16]byte) {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	})
 }

@@ -232,16 +232,28 @@ func (b *builder) addTensors(named []namedTensor) {
 // markShared tells each entry which others view its storage (blobs[i]
 // is entries[i]'s, or nil).
 func markShared(entries []*formats.TensorEntry, blobs []*blob) {
-	byBlob := map[*blob][]int{}
+	// Most storages hold one tensor: remember the first, and make a list
+	// only for a storage seen again.
+	first := make(map[*blob]int, len(blobs))
+	var shared map[*blob][]int
 	for i, bl := range blobs {
-		if bl != nil {
-			byBlob[bl] = append(byBlob[bl], i)
-		}
-	}
-	for _, idx := range byBlob {
-		if len(idx) < 2 {
+		if bl == nil {
 			continue
 		}
+		j, seen := first[bl]
+		if !seen {
+			first[bl] = i
+			continue
+		}
+		if shared == nil {
+			shared = map[*blob][]int{}
+		}
+		if shared[bl] == nil {
+			shared[bl] = []int{j}
+		}
+		shared[bl] = append(shared[bl], i)
+	}
+	for _, idx := range shared {
 		for _, i := range idx {
 			var shown []string
 			n := 0
@@ -532,7 +544,7 @@ func newMetaBuilder(fileSize int64) *metaBuilder {
 // link lets tensor leaves name the document's tensors.
 func (mb *metaBuilder) link(named []namedTensor) *metaBuilder {
 	if mb.known == nil {
-		mb.known, mb.names = map[string]string{}, map[*pyTensor]string{}
+		mb.known, mb.names = make(map[string]string, len(named)), make(map[*pyTensor]string, len(named))
 	}
 	for _, nt := range named {
 		mb.known[nt.name] = nt.name

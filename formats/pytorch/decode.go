@@ -87,7 +87,7 @@ func centralDirectory(b []byte) []byte {
 
 // memberNames calls fn with each central directory entry's name until it
 // returns true.
-func memberNames(cd []byte, fn func(name string) bool) bool {
+func memberNames(cd []byte, fn func(name []byte) bool) bool {
 	for len(cd) >= 46 && string(cd[:4]) == "PK\x01\x02" {
 		n := int(binary.LittleEndian.Uint16(cd[28:]))
 		extra := int(binary.LittleEndian.Uint16(cd[30:]))
@@ -95,7 +95,7 @@ func memberNames(cd []byte, fn func(name string) bool) bool {
 		if 46+n > len(cd) {
 			return false
 		}
-		if fn(string(cd[46 : 46+n])) {
+		if fn(cd[46 : 46+n]) {
 			return true
 		}
 		next := 46 + n + extra + comment
@@ -112,9 +112,9 @@ func sniffZip(b []byte) bool {
 	if len(b) < 4 || string(b[:4]) != "PK\x03\x04" {
 		return false
 	}
-	return memberNames(centralDirectory(b), func(name string) bool {
-		dir, ok := strings.CutSuffix(name, "/data.pkl")
-		return ok && dir != "" && !strings.Contains(dir, "/")
+	return memberNames(centralDirectory(b), func(name []byte) bool {
+		dir, ok := bytes.CutSuffix(name, []byte("/data.pkl"))
+		return ok && len(dir) > 0 && bytes.IndexByte(dir, '/') < 0
 	})
 }
 
@@ -124,9 +124,9 @@ func sniffTorchScript(b []byte) bool {
 	if !sniffZip(b) {
 		return false
 	}
-	return memberNames(centralDirectory(b), func(name string) bool {
-		dir, ok := strings.CutSuffix(name, "/constants.pkl")
-		return ok && dir != "" && !strings.Contains(dir, "/")
+	return memberNames(centralDirectory(b), func(name []byte) bool {
+		dir, ok := bytes.CutSuffix(name, []byte("/constants.pkl"))
+		return ok && len(dir) > 0 && bytes.IndexByte(dir, '/') < 0
 	})
 }
 

@@ -7,14 +7,17 @@ package pytorch
 // the slots before it. A checkpoint of 2,000 tensors stores about 20,000
 // entries, and a map of them cost a fifth of the open.
 type memo struct {
-	dense  []memoSlot
+	dense  []any // entries 0 … len-1, all stored
 	sparse map[uint32]any
 	n      int // entries stored
 }
 
-type memoSlot struct {
-	v   any
-	set bool
+// reserve sizes the memo for a pickle of n bytes: picklers store about
+// one entry per ten bytes of a checkpoint's pickle, and a PUT takes at
+// least two, so n/8 slots rarely grow and never exceed what the pickle
+// could fill.
+func (m *memo) reserve(n int) {
+	m.dense = make([]any, 0, min(n/8, maxMemo))
 }
 
 // len is the number of entries stored (MEMOIZE's next index).
@@ -28,10 +31,7 @@ func (m *memo) has(i uint32) bool {
 
 func (m *memo) put(i uint32, v any) {
 	if int64(i) < int64(len(m.dense)) {
-		if !m.dense[i].set {
-			m.n++
-		}
-		m.dense[i] = memoSlot{v, true}
+		m.dense[i] = v
 		return
 	}
 	if _, ok := m.sparse[i]; ok {
@@ -40,7 +40,7 @@ func (m *memo) put(i uint32, v any) {
 	}
 	m.n++
 	if int64(i) == int64(len(m.dense)) {
-		m.dense = append(m.dense, memoSlot{v, true})
+		m.dense = append(m.dense, v)
 		return
 	}
 	if m.sparse == nil {
@@ -50,8 +50,8 @@ func (m *memo) put(i uint32, v any) {
 }
 
 func (m *memo) get(i uint32) (any, bool) {
-	if int64(i) < int64(len(m.dense)) && m.dense[i].set {
-		return m.dense[i].v, true
+	if int64(i) < int64(len(m.dense)) {
+		return m.dense[i], true
 	}
 	v, ok := m.sparse[i]
 	return v, ok

@@ -45,7 +45,9 @@ type unpickler struct {
 }
 
 func newUnpickler(data []byte, base int64) *unpickler {
-	return &unpickler{data: data, base: base, unknown: map[string]int{}}
+	u := &unpickler{data: data, base: base, unknown: map[string]int{}}
+	u.memo.reserve(len(data))
+	return u
 }
 
 func (u *unpickler) errf(at int, format string, args ...any) error {
