@@ -20,8 +20,9 @@ func gcSettings() (percent, limit uint64) {
 func TestCollectLate(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	setCollectLate()                                               // collectLate may have run in this process already
-	if p, l := gcSettings(); p != ^uint64(0) || l != collectFrom { // off reads as -1
+	// collectLate may have run in this process already. GOGC off reads as -1.
+	setCollectLate()
+	if p, l := gcSettings(); p != ^uint64(0) || l != collectFrom {
 		t.Fatalf("after collectLate: GOGC %d, limit %d; want off and %d", p, l, collectFrom)
 	}
 	runtime.GC()
