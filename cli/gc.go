@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -47,6 +48,9 @@ func collectLate() { collectLateOnce.Do(setCollectLate) }
 var collectLateOnce sync.Once
 
 func setCollectLate() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return // the user's settings win
+	}
 	percent := debug.SetGCPercent(-1)
 	limit := debug.SetMemoryLimit(collectFrom)
 	first := new([16]byte) // not tiny-allocated, so its finalizer runs

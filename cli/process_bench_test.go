@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -43,15 +44,23 @@ func statusKB(status, name string) int64 {
 	return -1
 }
 
-// processRun runs the command line in a fresh process (the test binary as
-// tensorscope; see TestMain). The memory comes from the process's own
-// /proc status as it ends, not from rusage: Linux carries the parent's
-// peak RSS into a child's ru_maxrss across fork and exec, so rusage would
-// report this benchmark's memory. Peak RSS counts every mapped page (the
-// binary's 70-odd GUI libraries, the input's header); the anonymous memory
-// at the end is the rest, which Go does not give back in the fraction of a
-// second a command runs.
+// processRun runs the command line in a fresh process, as users run it:
+// info, stats and summary by the lite build (make's tensorscope; see
+// liteBinary), the rest by the test binary as tensorscope (see TestMain).
+//
+// Memory: Linux carries the parent's peak RSS into a child's ru_maxrss
+// across fork and exec, so rusage would report this benchmark's memory.
+// The test binary writes its own /proc status as it ends; the lite build
+// runs under /usr/bin/time, a small process that forks it, so its rusage
+// (which Linux reports with the children it reaped: CPU and peak RSS) is
+// the command's own. Peak RSS counts every mapped page (the binary, the
+// input's header); the anonymous memory at the end, known only for the
+// test binary, is the rest, which Go does not give back in the fraction of
+// a second a command runs.
 func processRun(b *testing.B, args ...string) processUse {
+	if len(args) > 0 && liteCommands[args[0]] {
+		return liteRun(b, args...)
+	}
 	status := filepath.Join(b.TempDir(), "status")
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "TENSORSCOPE_RUN_MAIN=1", "TENSORSCOPE_STATUS_OUT="+status)
@@ -71,11 +80,46 @@ func processRun(b *testing.B, args ...string) processUse {
 	return u
 }
 
+// liteCommands are the commands the lite build runs itself.
+var liteCommands = map[string]bool{"info": true, "stats": true, "summary": true}
+
+// liteBinary builds the lite tensorscope once per test process.
+var liteBinary = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "tensorscope-lite-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "tensorscope")
+	if out, err := exec.Command("go", "build", "-tags", "lite", "-o", bin, "tensorscope").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build -tags lite: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+// liteRun runs args in the lite build under /usr/bin/time (see processRun).
+func liteRun(b *testing.B, args ...string) processUse {
+	bin, err := liteBinary()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command("/usr/bin/time", append([]string{"-o", os.DevNull, bin}, args...)...)
+	cmd.Stdout = io.Discard
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		b.Fatalf("%v: %v", args, err)
+	}
+	u := processUse{wall: time.Since(start), anon: -1}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	u.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	u.maxRSS = ru.Maxrss << 10
+	return u
+}
+
 // benchProcess reports the means of wall and CPU time, the best wall time,
 // and the largest peak RSS and anonymous memory.
 func benchProcess(b *testing.B, bytes int64, args ...string) {
 	var wall, cpu, best time.Duration
-	var rss, anon int64
+	var rss, anon int64 = 0, -1 // -1: not known (the lite build)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		u := processRun(b, args...)
@@ -88,7 +132,9 @@ func benchProcess(b *testing.B, bytes int64, args ...string) {
 	b.ReportMetric(float64(best.Milliseconds()), "best-ms")
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(rss)/(1<<20), "maxrss-MB")
-	b.ReportMetric(float64(anon)/(1<<20), "anon-MB")
+	if anon >= 0 {
+		b.ReportMetric(float64(anon)/(1<<20), "anon-MB")
+	}
 	if bytes > 0 {
 		b.ReportMetric(float64(bytes)/(float64(wall.Nanoseconds())/float64(b.N)), "GB/s")
 	}
