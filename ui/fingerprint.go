@@ -54,7 +54,30 @@ func (f *Fingerprint) SetData(fp *summary.Fingerprint) {
 // Data is what the widget shows.
 func (f *Fingerprint) Data() *summary.Fingerprint { return f.fp }
 
-func (f *Fingerprint) MinSize() fyne.Size { return fyne.NewSize(240, 160) }
+// MinSize keeps a row of fpMinCell for every layer and a column for every
+// role: a model of many layers scrolls (the Overview holds the fingerprint
+// in a scroll container) instead of drawing over the plot below it.
+func (f *Fingerprint) MinSize() fyne.Size {
+	size := fyne.NewSize(240, 160)
+	if f.fp == nil || len(f.fp.Indices) == 0 || len(f.fp.Roles) == 0 {
+		return size
+	}
+	left, top, right, bottom, _ := f.margins()
+	size.Width = max(size.Width, left+fpMinCell*float32(len(f.fp.Roles))+right)
+	size.Height = max(size.Height, top+fpMinCell*float32(len(f.fp.Indices))+bottom)
+	return size
+}
+
+// margins are the room around the cells: row labels at the left, role
+// names above, the colour bar and its labels at the right, half a label
+// below (the colour bar's lowest tick label is centred on its end); and
+// the labels' text size.
+func (f *Fingerprint) margins() (left, top, right, bottom, textSize float32) {
+	textSize = theme.TextSize() * 0.8
+	lineH := fyne.MeasureText("0", textSize, fyne.TextStyle{}).Height
+	labelW := fyne.MeasureText(textfmt.Count(int64(f.fp.Indices[len(f.fp.Indices)-1]))+"0", textSize, fyne.TextStyle{}).Width
+	return labelW + 6, 2*lineH + 6, float32(fpBarWidth + fpBarLabels + 12), lineH/2 + 2, textSize
+}
 
 func (f *Fingerprint) CreateRenderer() fyne.WidgetRenderer {
 	return &fingerprintRenderer{f: f}
@@ -177,12 +200,10 @@ func (r *fingerprintRenderer) Layout(size fyne.Size) {
 		return
 	}
 	lineH := fyne.MeasureText("0", textSize, fyne.TextStyle{}).Height
-	labelW := fyne.MeasureText(textfmt.Count(int64(fp.Indices[len(fp.Indices)-1]))+"0", textSize, fyne.TextStyle{}).Width
-	left := labelW + 6
-	top := 2*lineH + 6 // role names on two staggered lines
-	right := float32(fpBarWidth + fpBarLabels + 12)
+	left, top, right, bottom, _ := f.margins() // role names on two staggered lines above
+	labelW := left - 6
 	w := max(size.Width-left-right, fpMinCell*float32(len(fp.Roles)))
-	h := max(size.Height-top-4, fpMinCell*float32(len(fp.Indices)))
+	h := max(size.Height-top-bottom, fpMinCell*float32(len(fp.Indices)))
 	cw, ch := w/float32(len(fp.Roles)), h/float32(len(fp.Indices))
 	f.cells, f.cell = fyne.NewPos(left, top), fyne.NewSize(cw, ch)
 

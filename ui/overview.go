@@ -21,18 +21,19 @@ import (
 // metric across layers. Its state is the document's viewmodel.Overview,
 // computed once in the background.
 type overviewPane struct {
-	ov      *viewmodel.Overview
-	content fyne.CanvasObject
-	filter  *keyEntry
-	table   *keyTable
-	totals  *fyne.Container
-	status  *widget.Label
-	bar     *widget.ProgressBar
-	cancel  *widget.Button
-	fp      *Fingerprint
-	hover   *widget.Label
-	layers  *layersPlot
-	block   *widget.Select
+	ov       *viewmodel.Overview
+	content  fyne.CanvasObject
+	filter   *keyEntry
+	table    *keyTable
+	totals   *fyne.Container
+	status   *widget.Label
+	bar      *widget.ProgressBar
+	cancel   *widget.Button
+	fp       *Fingerprint
+	fpScroll *container.Scroll // a model of many layers scrolls its fingerprint
+	hover    *widget.Label
+	layers   *layersPlot
+	block    *widget.Select
 	// progressRow holds the status, the bar and the button, laid out
 	// again when the button's text changes width.
 	progressRow *fyne.Container
@@ -68,6 +69,7 @@ func newOverviewPane(ov *viewmodel.Overview, inspect func(docIndex int)) *overvi
 	p.makeTable()
 
 	p.fp = NewFingerprint()
+	p.fpScroll = container.NewScroll(p.fp)
 	p.hover = widget.NewLabel("Hover a cell for its tensor; click to inspect it.")
 	p.hover.Truncation = fyne.TextTruncateEllipsis
 	p.fp.OnHover = func(s string) {
@@ -96,7 +98,7 @@ func newOverviewPane(ov *viewmodel.Overview, inspect func(docIndex int)) *overvi
 
 	controls := container.NewHBox(widget.NewLabel("Metric"), metric, widget.NewLabel("Layers"), p.block)
 	right := container.NewVSplit(
-		container.NewBorder(controls, p.hover, nil, nil, p.fp),
+		container.NewBorder(controls, p.hover, nil, nil, p.fpScroll),
 		p.layers)
 	right.Offset = 0.55
 	left := container.NewBorder(p.filter, nil, nil, nil, p.table)
@@ -162,6 +164,7 @@ func (p *overviewPane) refresh() {
 	}
 	p.table.Refresh()
 	p.fp.SetData(ov.Fingerprint())
+	p.fpScroll.Refresh() // the fingerprint's minimum follows its layers
 	p.layers.setData(ov.Layers(), ov.Metric)
 }
 
