@@ -38,8 +38,7 @@ func (d *Document) writeJSON(out *jsonOut) error {
 		Value   any    `json:"value"`
 		Meaning string `json:"meaning"`
 	}
-	type otherJSON struct {
-		Graph    *Graph   `json:"graph"`
+	type otherJSON struct { // after the graph
 		Warnings []string `json:"warnings"`
 		Tables   []Table  `json:"tables,omitempty"`
 		Plots    []Plot   `json:"plots,omitempty"`
@@ -61,7 +60,7 @@ func (d *Document) writeJSON(out *jsonOut) error {
 	for _, h := range d.Header {
 		head.Header = append(head.Header, headerJSON{h.Name, h.Offset, h.Size, jsonValue(h.Value), h.Meaning})
 	}
-	rest := otherJSON{Graph: d.Graph, Warnings: []string{}, Tables: d.Tables, Plots: d.Plots}
+	rest := otherJSON{Warnings: []string{}, Tables: d.Tables, Plots: d.Plots}
 	for _, w := range d.Warnings {
 		rest.Warnings = append(rest.Warnings, w.String())
 	}
@@ -91,11 +90,20 @@ func (d *Document) writeJSON(out *jsonOut) error {
 			return err
 		}
 	}
-	out.b = append(out.b, "],"...)
+	out.b = append(out.b, `],"graph":`...)
+	if d.Graph == nil {
+		out.b = append(out.b, "null"...)
+	} else if out.b, err = d.Graph.appendJSON(out.b); err != nil {
+		return err
+	}
+	if err := out.mark(); err != nil {
+		return err
+	}
 	r, err := json.Marshal(rest)
 	if err != nil {
 		return err
 	}
+	out.b = append(out.b, ',')
 	out.b = append(out.b, r[1:]...)
 	return out.err
 }
@@ -229,54 +237,104 @@ func (m *Meta) appendJSON(out *jsonOut) error {
 }
 
 // MarshalJSON writes {"nodes","values","inputs","outputs"}; node inputs and
-// outputs are indices into "values".
-func (g *Graph) MarshalJSON() ([]byte, error) {
-	type nodeJSON struct {
-		ID       int      `json:"id"`
-		Name     string   `json:"name"`
-		Op       string   `json:"op"`
-		Kind     string   `json:"kind"`
-		Inputs   []int    `json:"inputs"`
-		Outputs  []int    `json:"outputs"`
-		Attrs    attrList `json:"attrs"`
-		Reserved attrList `json:"reserved,omitempty"`
-		Scope    []string `json:"scope"`
+// outputs are indices into values.
+func (g *Graph) MarshalJSON() ([]byte, error) { return g.appendJSON(nil) }
+
+// appendJSON appends the graph as json.Marshal would write it from
+// {"nodes":[{"id","name","op","kind","inputs","outputs","attrs",
+// "reserved" (when any),"scope"}],"values":[{"id","name","dtype" (when
+// known),"shape","producer","tensor"}],"inputs","outputs"}, without
+// reflection: a graph of 5,000 operators was a sixth of `info --json`.
+func (g *Graph) appendJSON(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `{"nodes":[`...)
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"id":`...)
+		b = strconv.AppendInt(b, int64(n.ID), 10)
+		b = append(b, `,"name":`...)
+		b = appendJSONString(b, n.Name)
+		b = append(b, `,"op":`...)
+		b = appendJSONString(b, n.Op)
+		b = append(b, `,"kind":`...)
+		b = appendJSONString(b, n.Kind.String())
+		b = append(b, `,"inputs":`...)
+		b = appendIntList(b, n.Inputs)
+		b = append(b, `,"outputs":`...)
+		b = appendIntList(b, n.Outputs)
+		b = append(b, `,"attrs":`...)
+		if b, err = attrList(n.Attrs).appendJSON(b); err != nil {
+			return nil, err
+		}
+		if len(n.Reserved) > 0 {
+			b = append(b, `,"reserved":`...)
+			if b, err = attrList(n.Reserved).appendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, `,"scope":[`...)
+		for j, sc := range n.Meaning.Scope {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, sc)
+		}
+		b = append(b, "]}"...)
 	}
-	type valueJSON struct {
-		ID       int    `json:"id"`
-		Name     string `json:"name"`
-		DType    string `json:"dtype,omitempty"`
-		Shape    []int  `json:"shape"`
-		Producer *int   `json:"producer"`
-		Tensor   *int   `json:"tensor"`
-	}
-	out := struct {
-		Nodes   []nodeJSON  `json:"nodes"`
-		Values  []valueJSON `json:"values"`
-		Inputs  []int       `json:"inputs"`
-		Outputs []int       `json:"outputs"`
-	}{Nodes: []nodeJSON{}, Values: []valueJSON{}, Inputs: nonNilInts(g.Inputs), Outputs: nonNilInts(g.Outputs)}
-	for _, n := range g.Nodes {
-		out.Nodes = append(out.Nodes, nodeJSON{n.ID, n.Name, n.Op, n.Kind.String(),
-			nonNilInts(n.Inputs), nonNilInts(n.Outputs), attrList(n.Attrs), attrList(n.Reserved),
-			nonNilStrings(n.Meaning.Scope)})
-	}
-	for i, v := range g.Values {
-		vj := valueJSON{ID: i, Name: v.Name, Shape: v.Shape}
+	b = append(b, `],"values":[`...)
+	for i := range g.Values {
+		v := &g.Values[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"id":`...)
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, `,"name":`...)
+		b = appendJSONString(b, v.Name)
 		if v.DType.Valid() {
-			vj.DType = v.DType.String()
+			b = append(b, `,"dtype":`...)
+			b = appendJSONString(b, v.DType.String())
 		}
-		if v.Producer >= 0 {
-			p := v.Producer
-			vj.Producer = &p
+		b = append(b, `,"shape":`...)
+		if v.Shape == nil {
+			b = append(b, "null"...)
+		} else {
+			b = appendIntList(b, v.Shape)
 		}
-		if v.Tensor >= 0 {
-			t := v.Tensor
-			vj.Tensor = &t
-		}
-		out.Values = append(out.Values, vj)
+		b = append(b, `,"producer":`...)
+		b = appendIndexOrNull(b, v.Producer)
+		b = append(b, `,"tensor":`...)
+		b = appendIndexOrNull(b, v.Tensor)
+		b = append(b, '}')
 	}
-	return json.Marshal(out)
+	b = append(b, `],"inputs":`...)
+	b = appendIntList(b, g.Inputs)
+	b = append(b, `,"outputs":`...)
+	b = appendIntList(b, g.Outputs)
+	return append(b, '}'), nil
+}
+
+// appendIntList appends a list of ints ("[]" for nil).
+func appendIntList(b []byte, s []int) []byte {
+	b = append(b, '[')
+	for i, n := range s {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	return append(b, ']')
+}
+
+// appendIndexOrNull appends i, or null when it is negative (none).
+func appendIndexOrNull(b []byte, i int) []byte {
+	if i < 0 {
+		return append(b, "null"...)
+	}
+	return strconv.AppendInt(b, int64(i), 10)
 }
 
 func (k NodeKind) String() string {
@@ -358,20 +416,6 @@ func jsonFloat(f float64) any {
 		return "-Inf"
 	}
 	return f
-}
-
-func nonNilStrings(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
-func nonNilInts(s []int) []int {
-	if s == nil {
-		return []int{}
-	}
-	return s
 }
 
 // appendLazyList writes every entry of a lazy list as a JSON array. It
