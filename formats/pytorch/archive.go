@@ -29,6 +29,7 @@ type checkpoint struct {
 	facts    []*formats.Meta // what the metadata pane says of the container
 	consts   any             // TorchScript constants.pkl
 	code     []codeFile      // TorchScript sources
+	nameBuf  []byte          // a member name being looked up
 	warnings []formats.Warning
 }
 
@@ -314,7 +315,8 @@ func (c *checkpoint) zipStorage(doc *formats.Document, src *formats.Source, memb
 		var m *member
 		if cleanName(key) {
 			for _, d := range dirs {
-				if m = members[d+key]; m != nil {
+				c.nameBuf = append(append(c.nameBuf[:0], d...), key...)
+				if m = members[string(c.nameBuf)]; m != nil { // no string made for the lookup
 					break
 				}
 			}
