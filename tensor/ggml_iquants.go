@@ -1,23 +1,36 @@
 package tensor
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"sync"
+)
 
 // The "i-quants": codes index lattice grids (ggml_grids.go) of 8 or 4
 // magnitudes, with signs from a separate 7-bit pattern whose eighth sign
 // makes the count of minus signs even (ksigns_iq2xs).
 
-// The grids expanded once into float32 rows, and the sign bytes into rows
-// of ±1, so that the inner loops are a load, a multiply and a multiply by
-// ±1 (exact: it only flips the sign bit, as ggml's "? -1.f : 1.f" does).
-var (
-	signRows   = expandSigns()
-	gridIQ2XXS = expandGrid8(ggmlGridIQ2XXS[:])
-	gridIQ2XS  = expandGrid8(ggmlGridIQ2XS[:])
-	gridIQ2S   = expandGrid8(ggmlGridIQ2S[:])
-	gridIQ1S   = expandGrid8Signed(ggmlGridIQ1S[:])
-	gridIQ3XXS = expandGrid4(ggmlGridIQ3XXS[:])
-	gridIQ3S   = expandGrid4(ggmlGridIQ3S[:])
-)
+// The grids expanded into float32 rows, and the sign bytes into rows of
+// ±1, so that the inner loops are a load, a multiply and a multiply by ±1
+// (exact: it only flips the sign bit, as ggml's "? -1.f : 1.f" does). The
+// grids (170 KB) are expanded at their first use: at start-up they cost
+// every process a millisecond, and few files hold i-quants.
+var signRows = expandSigns()
+
+type iqGrids struct {
+	iq2xxs, iq2xs, iq2s, iq1s [][8]float32
+	iq3xxs, iq3s              [][4]float32
+}
+
+var theIQGrids = sync.OnceValue(func() *iqGrids {
+	return &iqGrids{
+		iq2xxs: expandGrid8(ggmlGridIQ2XXS[:]),
+		iq2xs:  expandGrid8(ggmlGridIQ2XS[:]),
+		iq2s:   expandGrid8(ggmlGridIQ2S[:]),
+		iq1s:   expandGrid8Signed(ggmlGridIQ1S[:]),
+		iq3xxs: expandGrid4(ggmlGridIQ3XXS[:]),
+		iq3s:   expandGrid4(ggmlGridIQ3S[:]),
+	}
+})
 
 func expandSigns() *[256][8]float32 {
 	var t [256][8]float32
@@ -81,6 +94,7 @@ func put4(y []float32, db float32, grid *[4]float32, signs uint8, from0 int) {
 }
 
 func decodeIQ2_XXS(dst []float32, src []byte) {
+	g := theIQGrids()
 	forBlocks(dst, src, 256, 66, func(y []float32, b []byte) {
 		d := half(b)
 		for ib := 0; ib < 8; ib++ {
@@ -89,13 +103,14 @@ func decodeIQ2_XXS(dst []float32, src []byte) {
 			db := float32(float32(d*(0.5+float32(aux1>>28))) * 0.25)
 			for l := 0; l < 4; l++ {
 				signs := ggmlSignsIQ2XS[(aux1>>(7*l))&127]
-				put8(y[32*ib+8*l:], db, &gridIQ2XXS[q[l]], signs)
+				put8(y[32*ib+8*l:], db, &g.iq2xxs[q[l]], signs)
 			}
 		}
 	})
 }
 
 func decodeIQ2_XS(dst []float32, src []byte) {
+	g := theIQGrids()
 	forBlocks(dst, src, 256, 74, func(y []float32, b []byte) {
 		d := half(b)
 		for ib := 0; ib < 8; ib++ {
@@ -106,13 +121,14 @@ func decodeIQ2_XS(dst []float32, src []byte) {
 			}
 			for l := 0; l < 4; l++ {
 				q := binary.LittleEndian.Uint16(b[2+2*(4*ib+l):])
-				put8(y[32*ib+8*l:], db[l/2], &gridIQ2XS[q&511], ggmlSignsIQ2XS[q>>9])
+				put8(y[32*ib+8*l:], db[l/2], &g.iq2xs[q&511], ggmlSignsIQ2XS[q>>9])
 			}
 		}
 	})
 }
 
 func decodeIQ2_S(dst []float32, src []byte) {
+	g := theIQGrids()
 	forBlocks(dst, src, 256, 82, func(y []float32, b []byte) {
 		d := half(b)
 		qs, signs, qh, scales := b[2:34], b[34:66], b[66:74], b[74:82]
@@ -123,13 +139,14 @@ func decodeIQ2_S(dst []float32, src []byte) {
 			}
 			for l := 0; l < 4; l++ {
 				idx := int(qs[4*ib+l]) | (int(qh[ib])<<(8-2*l))&0x300
-				put8(y[32*ib+8*l:], db[l/2], &gridIQ2S[idx], signs[4*ib+l])
+				put8(y[32*ib+8*l:], db[l/2], &g.iq2s[idx], signs[4*ib+l])
 			}
 		}
 	})
 }
 
 func decodeIQ3_XXS(dst []float32, src []byte) {
+	g := theIQGrids()
 	forBlocks(dst, src, 256, 98, func(y []float32, b []byte) {
 		d := half(b)
 		qs, scalesSigns := b[2:66], b[66:98]
@@ -140,14 +157,15 @@ func decodeIQ3_XXS(dst []float32, src []byte) {
 			for l := 0; l < 4; l++ {
 				signs := ggmlSignsIQ2XS[(aux>>(7*l))&127]
 				out := y[32*ib+8*l:]
-				put4(out, db, &gridIQ3XXS[q[2*l]], signs, 0)
-				put4(out[4:], db, &gridIQ3XXS[q[2*l+1]], signs, 4)
+				put4(out, db, &g.iq3xxs[q[2*l]], signs, 0)
+				put4(out[4:], db, &g.iq3xxs[q[2*l+1]], signs, 4)
 			}
 		}
 	})
 }
 
 func decodeIQ3_S(dst []float32, src []byte) {
+	g := theIQGrids()
 	forBlocks(dst, src, 256, 110, func(y []float32, b []byte) {
 		d := half(b)
 		qs, qh, signs, scales := b[2:66], b[66:74], b[74:106], b[106:110]
@@ -161,8 +179,8 @@ func decodeIQ3_S(dst []float32, src []byte) {
 				i2 := int(q[2*l+1]) | (h<<(7-2*l))&256
 				out := y[32*ib+8*l:]
 				s := signs[4*ib+l]
-				put4(out, db, &gridIQ3S[i1], s, 0)
-				put4(out[4:], db, &gridIQ3S[i2], s, 4)
+				put4(out, db, &g.iq3s[i1], s, 0)
+				put4(out[4:], db, &g.iq3s[i2], s, 4)
 			}
 		}
 	})
@@ -180,6 +198,7 @@ func put8Delta(y []float32, dl float32, grid *[8]float32, delta float32) {
 }
 
 func decodeIQ1_S(dst []float32, src []byte) {
+	g := theIQGrids()
 	forBlocks(dst, src, 256, 50, func(y []float32, b []byte) {
 		d := half(b)
 		qs := b[2:34]
@@ -192,13 +211,14 @@ func decodeIQ1_S(dst []float32, src []byte) {
 			}
 			for l := 0; l < 4; l++ {
 				idx := int(qs[4*ib+l]) | int((qh>>(3*l))&7)<<8
-				put8Delta(y[32*ib+8*l:], dl, &gridIQ1S[idx], delta)
+				put8Delta(y[32*ib+8*l:], dl, &g.iq1s[idx], delta)
 			}
 		}
 	})
 }
 
 func decodeIQ1_M(dst []float32, src []byte) {
+	g := theIQGrids()
 	forBlocks(dst, src, 256, 56, func(y []float32, b []byte) {
 		qs, qh := b[0:32], b[32:48]
 		var sc [4]uint16
@@ -229,7 +249,7 @@ func decodeIQ1_M(dst []float32, src []byte) {
 				if l >= 2 {
 					dl = dl2
 				}
-				put8Delta(y[32*ib+8*l:], dl, &gridIQ1S[idx[l]], delta)
+				put8Delta(y[32*ib+8*l:], dl, &g.iq1s[idx[l]], delta)
 			}
 		}
 	})

@@ -5,6 +5,7 @@ import "testing"
 // Every enum names a field the generated table has, so a typo cannot
 // silently leave a field without names.
 func TestParamEnumsNameRealFields(t *testing.T) {
+	prepareOps()
 	for key := range paramEnums {
 		found := false
 		for id := range opTable {

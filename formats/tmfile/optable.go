@@ -3,6 +3,7 @@ package tmfile
 import (
 	"fmt"
 	"strconv"
+	"sync"
 )
 
 //go:generate go run ./internal/opgen -tsv ../../../shared/specs/tmfile/op-params.tsv -meaning op-meaning.tsv -o optable_gen.go
@@ -26,7 +27,7 @@ type paramField struct {
 	At    int // byte offset in the struct
 	Ref   RefKind
 
-	enum enumNames // set from paramEnums at init
+	enum enumNames // set from paramEnums by prepareOps
 }
 
 type fieldType uint8
@@ -46,9 +47,13 @@ func (t fieldType) size() int {
 	return 4
 }
 
-var opByName = map[string]uint32{}
+var opByName map[string]uint32
 
-func init() {
+// prepareOps indexes the table by name and links each field to its enum
+// names and each operator to its meaning: at the first use, not in every
+// process's start-up (it was a millisecond of it).
+var prepareOps = sync.OnceFunc(func() {
+	opByName = make(map[string]uint32, len(opTable))
 	for id := range opTable {
 		info := &opTable[id]
 		if info.Name == "" {
@@ -60,11 +65,12 @@ func init() {
 		}
 		info.Meaning.resolve(info)
 	}
-}
+})
 
 // lookupOp returns the table entry of op id, or nil for ids the spec does
 // not define.
 func lookupOp(id uint32) *opInfo {
+	prepareOps()
 	if id >= uint32(len(opTable)) || opTable[id].Name == "" {
 		return nil
 	}
@@ -82,6 +88,7 @@ func OpName(id uint32) string {
 
 // OpID returns the id of the operator named name (as OpName spells it).
 func OpID(name string) (uint32, bool) {
+	prepareOps()
 	id, ok := opByName[name]
 	return id, ok
 }
