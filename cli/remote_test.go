@@ -264,3 +264,39 @@ func TestRemoteCacheKeepsWhatAHolderUses(t *testing.T) {
 		}
 	}
 }
+
+// A tensor larger than the remote cache: its statistics stream it (the
+// blocks behind the reader are dropped) and equal the local ones, never
+// holding more than the cache; a view that needs the whole tensor at once
+// says so, naming the sizes and the setting.
+func TestRemoteTensorLargerThanTheCache(t *testing.T) {
+	dir := t.TempDir()
+	writeSafetensors(t, filepath.Join(dir, "big.safetensors"), 2, 4<<20) // two 16 MiB tensors
+	s := remotetest.New(dir)
+	defer s.Close()
+	defer formats.SetRemoteCache("1G")
+	url := s.URLOf("big.safetensors")
+	local, lerr, code := runOut(t, "stats", "--json", filepath.Join(dir, "big.safetensors"), "t1")
+	if code != 0 {
+		t.Fatal(lerr)
+	}
+	s.ResetTraffic()
+	out, errs, code := runOut(t, "stats", "--json", "--remote-cache", "4M", url, "t1")
+	if code != 0 {
+		t.Fatalf("stats of a 16 MiB tensor with a 4 MiB cache: status %d: %s", code, errs)
+	}
+	if out != local {
+		t.Fatalf("streamed stats differ:\nlocal  %s\nremote %s", local, out)
+	}
+	if held := remote.CachedBytes(); held > 4<<20 {
+		t.Errorf("%d bytes held in a 4 MiB cache", held)
+	}
+	if _, sent := s.Traffic(); sent > 16<<20+(1<<20) {
+		t.Errorf("streaming a 16 MiB tensor transferred %d bytes", sent)
+	}
+
+	_, errs, code = runOut(t, "render", "--remote-cache", "4M", url, "--view", "heatmap", "--tensor", "t1", "--out", filepath.Join(t.TempDir(), "t1.png"))
+	if code == 0 || !strings.Contains(errs, "16.0 MiB") || !strings.Contains(errs, "4.0 MiB") || !strings.Contains(errs, "--remote-cache") {
+		t.Fatalf("a heatmap of a tensor larger than the cache: status %d: %s", code, errs)
+	}
+}

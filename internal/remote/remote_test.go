@@ -542,3 +542,39 @@ func TestCancelWhileWaitingForAnotherFetch(t *testing.T) {
 		t.Fatal("fetched bytes differ")
 	}
 }
+
+// Prefetch fetches what lies ahead of a reader in the background, in
+// batches: nothing while less than half of the range is missing, and
+// never what is already fetched.
+func TestPrefetchFetchesAheadInBatches(t *testing.T) {
+	data := randomBytes(8 << 20)
+	s := serve(t, "f.bin", data)
+	w, err := open(t, s.URLOf("f.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ensure(t, w, 1<<20, 3<<20); err != nil {
+		t.Fatal(err)
+	}
+	s.ResetTraffic()
+	w.Prefetch(context.Background(), 1<<20, 4<<20) // 1 of 4 MiB missing: not yet
+	time.Sleep(50 * time.Millisecond)
+	if reqs, _ := s.Traffic(); reqs != 0 || w.Present(4<<20, 1) {
+		t.Fatalf("a prefetch with a quarter of its range missing made %d requests", reqs)
+	}
+	w.Prefetch(context.Background(), 3<<20, 4<<20) // 3 of 4 MiB missing
+	for deadline := time.Now().Add(5 * time.Second); !w.Present(3<<20, 4<<20); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the prefetched range never arrived")
+		}
+	}
+	if _, sent := s.Traffic(); sent != 3<<20 {
+		t.Fatalf("prefetching 3 missing MiB transferred %d bytes", sent)
+	}
+	if !bytes.Equal(w.Bytes()[4<<20:7<<20], data[4<<20:7<<20]) {
+		t.Fatal("prefetched bytes differ")
+	}
+	if remote.InUse() != 0 {
+		t.Fatalf("%d bytes pinned after a prefetch", remote.InUse())
+	}
+}

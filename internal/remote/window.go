@@ -320,6 +320,75 @@ func (w *Window) Ensure(ctx context.Context, off, n int64, progress func(done, t
 	return func() { once.Do(func() { w.unpin(pins.list) }) }, nil
 }
 
+// Prefetch starts fetching, in the background, the blocks of bytes [off,
+// off+n) that are neither fetched nor being fetched, once they are at
+// least half of the range (so that a reader moving forward through a
+// file, asking to prefetch what lies ahead of it, fetches in batches of
+// large requests). They are entered unpinned, behind no reader: the
+// cache drops them first. What does not fit in the cache beside the
+// pinned bytes is not fetched. It returns at once; cancelling ctx stops
+// the fetches.
+func (w *Window) Prefetch(ctx context.Context, off, n int64) {
+	if w.reg == nil || off < 0 || off >= w.File.size || n <= 0 {
+		return
+	}
+	n = min(n, w.File.size-off)
+	pieces := w.planPrefetch(off/BlockSize, (off+n-1)/BlockSize, n)
+	if len(pieces) > 0 {
+		go w.fetch(ctx, pieces, func(int64) {}, nil)
+	}
+}
+
+func (w *Window) planPrefetch(first, last, n int64) []piece {
+	cache.Lock()
+	defer cache.Unlock()
+	if w.closed {
+		return nil
+	}
+	var missing []piece
+	var need int64
+	for b := first; b <= last; b++ {
+		if w.owner[b] != nil || w.inflight[b] != nil {
+			continue
+		}
+		boff := b * BlockSize
+		bn := min(int64(BlockSize), w.File.size-boff)
+		if k := len(missing) - 1; k >= 0 && missing[k].off+missing[k].n == boff && missing[k].n+bn <= pieceSize {
+			missing[k].n += bn
+		} else {
+			missing = append(missing, piece{off: boff, n: bn})
+		}
+		need += bn
+	}
+	if 2*need < n {
+		return nil
+	}
+	// Room: the least recently used unpinned extents go (those behind the
+	// reader); what still does not fit is left for later.
+	for len(missing) > 0 && cache.bytes+cache.reserved+need > cache.limit {
+		back := cache.lru.Back()
+		for back != nil && back.Value.(*extent).pins > 0 {
+			back = back.Prev()
+		}
+		if back == nil {
+			k := len(missing) - 1
+			need -= missing[k].n
+			missing = missing[:k]
+			continue
+		}
+		evictLocked(back.Value.(*extent))
+	}
+	cache.reserved += need
+	for i := range missing {
+		m := &missing[i]
+		m.f = &flight{off: m.off, n: m.n, done: make(chan struct{})}
+		for b := m.off / BlockSize; b*BlockSize < m.off+m.n; b++ {
+			w.inflight[b] = m.f
+		}
+	}
+	return missing
+}
+
 // pinSet is the extents one Ensure has pinned.
 type pinSet struct {
 	mu   sync.Mutex
@@ -447,7 +516,8 @@ var fetchSlots = make(chan struct{}, maxFetches)
 const maxFetches = 16
 
 // fetch gets the pieces in parallel and maps each as it arrives, pinned
-// (added to pins). Every piece's flight ends, fetched or not.
+// (added to pins) unless pins is nil. Every piece's flight ends, fetched
+// or not.
 func (w *Window) fetch(ctx context.Context, pieces []piece, report func(int64), pins *pinSet) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -464,7 +534,7 @@ func (w *Window) fetch(ctx context.Context, pieces []piece, report func(int64), 
 				if err == nil {
 					err = w.fetchPiece(ctx, p, report, pins)
 				} else {
-					w.land(p, nil)
+					w.land(p, false, nil)
 				}
 				if err != nil {
 					mu.Lock()
@@ -519,7 +589,7 @@ func (w *Window) fetchPiece(ctx context.Context, p piece, report func(int64), pi
 	select {
 	case fetchSlots <- struct{}{}:
 	case <-ctx.Done():
-		w.land(p, nil)
+		w.land(p, false, nil)
 		return ctx.Err()
 	}
 	buf := getBuffer()
@@ -531,18 +601,22 @@ func (w *Window) fetchPiece(ctx context.Context, p piece, report func(int64), pi
 	putBuffer(buf)
 	<-fetchSlots
 	if err != nil {
-		w.reg.discard(p.off, p.n)
-		w.land(p, nil)
+		w.mapMu.RLock()
+		if !w.closing {
+			w.reg.discard(p.off, p.n)
+		}
+		w.mapMu.RUnlock()
+		w.land(p, false, nil)
 		return err
 	}
-	return w.land(p, pins)
+	return w.land(p, true, pins)
 }
 
-// land ends a piece's flight: with pins, the fetched bytes are mapped and
-// entered pinned; without, the fetch failed and the blocks are free to
-// fetch again.
-func (w *Window) land(p piece, pins *pinSet) (err error) {
-	if pins != nil {
+// land ends a piece's flight: when fetched, its bytes are mapped and
+// entered, pinned in pins unless pins is nil; when not, the blocks are
+// free to fetch again.
+func (w *Window) land(p piece, fetched bool, pins *pinSet) (err error) {
+	if fetched {
 		// Mapped outside the cache's lock (populating the pages takes a
 		// while, and other pieces map at the same time), but under the
 		// window's mapping lock, so that Close never unmaps the window
@@ -562,12 +636,14 @@ func (w *Window) land(p piece, pins *pinSet) (err error) {
 			delete(w.inflight, b)
 		}
 	}
-	if pins != nil && err == nil {
+	if fetched && err == nil {
 		if w.closed {
 			err = fmt.Errorf("%s: closed", w.File.Target)
 		} else {
-			for _, e := range w.enterLocked(p.off, p.n, true) {
-				pins.add(e)
+			for _, e := range w.enterLocked(p.off, p.n, pins != nil) {
+				if pins != nil {
+					pins.add(e)
+				}
 			}
 		}
 	}
