@@ -5,11 +5,13 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -298,5 +300,75 @@ func TestRemoteTensorLargerThanTheCache(t *testing.T) {
 	_, errs, code = runOut(t, "render", "--remote-cache", "4M", url, "--view", "heatmap", "--tensor", "t1", "--out", filepath.Join(t.TempDir(), "t1.png"))
 	if code == 0 || !strings.Contains(errs, "16.0 MiB") || !strings.Contains(errs, "4.0 MiB") || !strings.Contains(errs, "--remote-cache") {
 		t.Fatalf("a heatmap of a tensor larger than the cache: status %d: %s", code, errs)
+	}
+}
+
+// A long fetch reports its progress in bytes through the holder's
+// progress function, and Cancel stops it at once; the tensor loads
+// afterwards as if nothing had happened.
+func TestRemoteLoadReportsBytesAndCancels(t *testing.T) {
+	dir := t.TempDir()
+	writeSafetensors(t, filepath.Join(dir, "m.safetensors"), 2, 4<<20) // two 16 MiB tensors
+	s := remotetest.New(dir)
+	defer s.Close()
+	doc, err := formats.Open(s.URLOf("m.safetensors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	var mu sync.Mutex
+	var calls int
+	var last, total int64
+	err = doc.Run(context.Background(), func(ctx context.Context) error {
+		ctx = formats.WithProgress(ctx, func(done, all int64) {
+			mu.Lock()
+			calls++
+			last, total = max(last, done), all
+			mu.Unlock()
+		})
+		_, err := doc.Tensor("t0").Load(ctx)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls < 2 || total < 16<<20 || last != total {
+		t.Fatalf("progress: %d calls, last %d of %d bytes", calls, last, total)
+	}
+
+	s.Mu.Lock()
+	s.Faults.Latency = 2 * time.Second
+	s.Mu.Unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	err = doc.Run(ctx, func(ctx context.Context) error {
+		_, err := doc.Tensor("t1").Load(ctx)
+		return err
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled load: %v", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Fatalf("the cancel took %v", d)
+	}
+	s.Mu.Lock()
+	s.Faults.Latency = 0
+	s.Mu.Unlock()
+	err = doc.Run(context.Background(), func(ctx context.Context) error {
+		x, err := doc.Tensor("t1").Load(ctx)
+		if err != nil {
+			return err
+		}
+		return tensor.CatchFault(func() error {
+			v, err := x.Float64At([]int{4095, 1023})
+			if err == nil && v != float64(float32(4<<20-1)*0.5+1) {
+				err = fmt.Errorf("the last value is %v", v)
+			}
+			return err
+		})
+	})
+	if err != nil {
+		t.Fatalf("after the cancel: %v", err)
 	}
 }
