@@ -372,3 +372,48 @@ func TestRemoteLoadReportsBytesAndCancels(t *testing.T) {
 		t.Fatalf("after the cancel: %v", err)
 	}
 }
+
+// A view of a large remote tensor that reads all of it says so first; a
+// small one, or one already fetched, does not.
+func TestRemoteRenderSaysItReadsTheWholeTensor(t *testing.T) {
+	dir := t.TempDir()
+	writeSafetensors(t, filepath.Join(dir, "big.safetensors"), 2, 4<<20) // two 16 MiB tensors
+	writeSafetensors(t, filepath.Join(dir, "small.safetensors"), 2, 4096)
+	s := remotetest.New(dir)
+	defer s.Close()
+	out := t.TempDir()
+	_, errs, code := runOut(t, "render", s.URLOf("big.safetensors"), "--view", "heatmap", "--tensor", "t1", "--out", filepath.Join(out, "a.png"))
+	if code != 0 || !strings.Contains(errs, `Reading all 16.0 MiB of tensor "t1" from the server`) {
+		t.Fatalf("status %d, stderr %q", code, errs)
+	}
+	_, errs, code = runOut(t, "render", s.URLOf("big.safetensors"), "--view", "histogram", "--out", filepath.Join(out, "b.png"))
+	if code != 0 || !strings.Contains(errs, `tensor "t0"`) {
+		t.Fatalf("the default tensor: status %d, stderr %q", code, errs)
+	}
+	_, errs, code = runOut(t, "render", s.URLOf("small.safetensors"), "--view", "heatmap", "--out", filepath.Join(out, "c.png"))
+	if code != 0 || errs != "" {
+		t.Fatalf("a small tensor: status %d, stderr %q", code, errs)
+	}
+
+	doc, err := formats.Open(s.URLOf("big.safetensors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	e := doc.Tensor("t0")
+	if e.RemoteReadNote() == "" {
+		t.Fatal("no note before the tensor is fetched")
+	}
+	err = doc.Run(context.Background(), func(ctx context.Context) error {
+		if _, err := e.Load(ctx); err != nil {
+			return err
+		}
+		if n := e.RemoteReadNote(); n != "" {
+			return fmt.Errorf("a fetched tensor's note: %s", n)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

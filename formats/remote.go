@@ -346,3 +346,37 @@ func SetRemoteCache(size string) error {
 	remote.SetCacheLimit(n)
 	return nil
 }
+
+// remoteNoteMin is the size from which showing a remote tensor says that
+// it reads all of it from the server.
+const remoteNoteMin = 16 << 20
+
+// RemoteReadNote says, for a tensor of a remote document of at least 16
+// MiB whose bytes are not fetched yet, that showing it reads all of it
+// from the server ("Reading all 1.0 GiB of tensor "w" from the server"):
+// a heatmap, a histogram and the statistics need every value. It is ""
+// otherwise.
+func (e *TensorEntry) RemoteReadNote() string {
+	d := e.remote
+	if d == nil || e.NBytes < remoteNoteMin {
+		return ""
+	}
+	if w := windowOf(d.storage); w != nil && len(d.Shards()) == 0 && e.Offset >= 0 && e.Offset+e.NBytes <= w.Size() && w.Present(e.Offset, e.NBytes) {
+		return ""
+	}
+	return fmt.Sprintf("Reading all %s of tensor %q from the server", byteSize(e.NBytes), e.Name)
+}
+
+// RemoteReadNote is the RemoteReadNote of tensor i, or when i < 0 of the
+// first tensor with numeric data (the one a view shows by default).
+func (d *Document) RemoteReadNote(i int) string {
+	if i >= 0 && i < len(d.Tensors) {
+		return d.Tensors[i].RemoteReadNote()
+	}
+	for _, e := range d.Tensors {
+		if e.HasData() && e.DType.Numeric() {
+			return e.RemoteReadNote()
+		}
+	}
+	return ""
+}
