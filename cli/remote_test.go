@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"tensorscope/formats"
+	"tensorscope/formats/gguf"
 	"tensorscope/internal/remote"
 	"tensorscope/internal/remote/remotetest"
 	"tensorscope/internal/samples"
@@ -415,5 +416,51 @@ func TestRemoteRenderSaysItReadsTheWholeTensor(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The further shards of a remote GGUF split set are read several at a
+// time, and the set reads as it does locally.
+func TestRemoteGGUFSplitShardsInParallel(t *testing.T) {
+	dir := t.TempDir()
+	const count = 6
+	for no := range count {
+		var buf bytes.Buffer
+		kvs := []gguf.KV{{Key: "general.architecture", Value: "llama"}, {Key: "split.no", Value: uint16(no)},
+			{Key: "split.count", Value: uint16(count)}, {Key: "split.tensors.count", Value: int32(count)}}
+		name := fmt.Sprintf("w%d", no)
+		start, _, err := gguf.WriteHeader(&buf, kvs, []gguf.TensorSpec{{Name: name, GGMLType: 0, Shape: []int{4, 8}}}, 32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data := buf.Bytes()[:start]
+		for i := range 32 {
+			data = binary.LittleEndian.AppendUint32(data, math.Float32bits(float32(no*100+i)))
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("m-%05d-of-%05d.gguf", no+1, count)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first := fmt.Sprintf("m-00001-of-%05d.gguf", count)
+	local, lerr, code := runOut(t, "info", "--json", filepath.Join(dir, first))
+	if code != 0 {
+		t.Fatal(lerr)
+	}
+	s := remotetest.New(dir)
+	defer s.Close()
+	s.Faults.Latency = 100 * time.Millisecond
+	s.ResetTraffic()
+	out, errs, code := runOut(t, "info", "--json", s.URLOf(first))
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	sameJSON(t, first, local, out, s.URL, dir)
+	if p := s.Peak(); p < 2 {
+		t.Fatalf("the %d further shards' headers were read one at a time", count-1)
+	}
+	lout, _, _ := runOut(t, "stats", "--json", filepath.Join(dir, first), "w5")
+	rout, errs, code := runOut(t, "stats", "--json", s.URLOf(first), "w5")
+	if code != 0 || lout != rout {
+		t.Fatalf("stats of the last shard's tensor: status %d %s\nlocal  %s\nremote %s", code, errs, lout, rout)
 	}
 }
