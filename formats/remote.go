@@ -347,9 +347,10 @@ func SetRemoteCache(size string) error {
 	return nil
 }
 
-// remoteNoteMin is the size from which showing a remote tensor says that
-// it reads all of it from the server.
-const remoteNoteMin = 16 << 20
+// RemoteNoteMin is the size from which showing a remote tensor (or
+// summarising a remote document) says that it reads all of it from the
+// server first.
+const RemoteNoteMin = 16 << 20
 
 // RemoteReadNote says, for a tensor of a remote document of at least 16
 // MiB whose bytes are not fetched yet, that showing it reads all of it
@@ -358,7 +359,7 @@ const remoteNoteMin = 16 << 20
 // otherwise.
 func (e *TensorEntry) RemoteReadNote() string {
 	d := e.remote
-	if d == nil || e.NBytes < remoteNoteMin {
+	if d == nil || e.NBytes < RemoteNoteMin {
 		return ""
 	}
 	if w := windowOf(d.storage); w != nil && len(d.Shards()) == 0 && e.Offset >= 0 && e.Offset+e.NBytes <= w.Size() && w.Present(e.Offset, e.NBytes) {
