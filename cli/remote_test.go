@@ -464,3 +464,21 @@ func TestRemoteGGUFSplitShardsInParallel(t *testing.T) {
 		t.Fatalf("stats of the last shard's tensor: status %d %s\nlocal  %s\nremote %s", code, errs, lout, rout)
 	}
 }
+
+// The statistics of every tensor of a remote file larger than the cache:
+// a tensor done with is not held while the next is read.
+func TestRemoteStatsOfAFileLargerThanTheCache(t *testing.T) {
+	dir := t.TempDir()
+	writeSafetensors(t, filepath.Join(dir, "m.safetensors"), 5, 1<<20) // five 4 MiB tensors
+	s := remotetest.New(dir)
+	defer s.Close()
+	defer formats.SetRemoteCache("1G")
+	local, lerr, code := runOut(t, "stats", "--json", filepath.Join(dir, "m.safetensors"))
+	if code != 0 {
+		t.Fatal(lerr)
+	}
+	out, errs, code := runOut(t, "stats", "--json", "--remote-cache", "9M", s.URLOf("m.safetensors"))
+	if code != 0 || out != local {
+		t.Fatalf("20 MiB of tensors through a 9 MiB cache: status %d: %s\nlocal  %s\nremote %s", code, errs, local, out)
+	}
+}

@@ -109,7 +109,7 @@ func openRemote(path string) (*Document, error) {
 	// any retry: the header, up to the first tensor's data, is fetched
 	// now (its blocks not touched by the decode, in parallel ranges).
 	if end := headerEnd(doc); end > 0 {
-		if err := ensureRange(context.Background(), st, 0, end); err != nil {
+		if err := ensureRange(context.Background(), st, 0, end, true); err != nil {
 			doc.Close()
 			return nil, err
 		}
@@ -172,7 +172,10 @@ func (e *TensorEntry) loadRemote(ctx context.Context) (*tensor.Tensor, error) {
 		if streaming {
 			return nil
 		}
-		err := ensureRange(ctx, st, off, n)
+		// A streamed tensor is fetched but not held: its passes pin each
+		// chunk they read, and once done with it the caller moves on to
+		// the next tensor, which may need the room.
+		err := ensureRange(ctx, st, off, n, !isStreamed(ctx))
 		if errors.Is(err, remote.ErrCacheFull) {
 			if isStreamed(ctx) {
 				streaming = true
@@ -222,8 +225,8 @@ func byteSize(n int64) string {
 }
 
 // ensureRange fetches bytes [off, off+n) of st if st is a remote window,
-// pinned until ctx is done.
-func ensureRange(ctx context.Context, st *tensor.Storage, off, n int64) error {
+// pinned until ctx is done when hold is set.
+func ensureRange(ctx context.Context, st *tensor.Storage, off, n int64, hold bool) error {
 	v, ok := remoteWindows.Load(st)
 	if !ok {
 		return nil
@@ -237,6 +240,10 @@ func ensureRange(ctx context.Context, st *tensor.Storage, off, n int64) error {
 	unpin, err := w.Ensure(ctx, off, n, func(done, total int64) { ReportProgress(ctx, done, total) })
 	if err != nil {
 		return err
+	}
+	if !hold {
+		unpin()
+		return nil
 	}
 	if ctx.Done() == nil {
 		return nil // never released: stays pinned until the document closes
