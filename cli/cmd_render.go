@@ -228,6 +228,11 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	} else if f := given(inspectorFlags...); *view == headless.ViewWindow && doc.Graph != nil && f != "" {
 		return c.usageError(stderr, "%s sets the inspector, which a model's window shows only for a tensor named with --tensor", f)
 	}
+	if *view != headless.ViewGraph && *view != headless.ViewSummary && (*view != headless.ViewWindow || doc.Graph == nil || sel.tensor != "") {
+		if note := doc.RemoteReadNote(opt.Tensor); note != "" { // a remote tensor is read whole: say so first
+			fmt.Fprintf(stderr, "tensorscope render: %s (the view needs every value)\n", note)
+		}
+	}
 	intr := catchInterrupts()
 	defer intr.stop()
 	img, err := prepared.Render(intr.ctx, doc, opt)

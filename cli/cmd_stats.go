@@ -145,7 +145,7 @@ func selectTensors(doc *formats.Document, names []string) ([]*formats.TensorEntr
 func summarisable(e *formats.TensorEntry) bool { return e.DType.Numeric() || e.DType.IsComplex() }
 
 func statsOf(ctx context.Context, e *formats.TensorEntry, part tensor.ComplexPart) (tensorStats, error) {
-	stored, err := e.Load(ctx)
+	stored, err := e.Load(formats.Streamed(ctx)) // a remote tensor larger than the cache is read in pieces
 	if err != nil {
 		return tensorStats{}, err
 	}

@@ -56,6 +56,24 @@ func BenchmarkRemoteStats256MiB(b *testing.B) {
 	})
 }
 
+// BenchmarkRemoteStats256MiBStreamed: the same with a 64 MiB cache, so
+// that the tensor is read in pieces (paged chunk by chunk, prefetched
+// ahead, dropped behind).
+func BenchmarkRemoteStats256MiBStreamed(b *testing.B) {
+	dir := b.TempDir()
+	writeSafetensors(b, filepath.Join(dir, "big.safetensors"), 1, 64<<20)
+	s := remotetest.New(dir)
+	defer s.Close()
+	defer formats.SetRemoteCache("1G")
+	url := s.URLOf("big.safetensors")
+	b.SetBytes(256 << 20)
+	benchcpu.Report(b, func() {
+		if code := Run([]string{"stats", "--remote-cache", "64M", url, "t0"}, io.Discard, io.Discard, noViewer); code != 0 {
+			b.Fatalf("stats exited %d", code)
+		}
+	})
+}
+
 // BenchmarkRemoteInfoSparseGGUF40GB: info --json of the sparse 40 GB GGUF
 // over HTTP, which must transfer at most its metadata plus 1 MiB (checked
 // on every run).

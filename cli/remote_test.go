@@ -5,15 +5,18 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"tensorscope/formats"
+	"tensorscope/formats/gguf"
 	"tensorscope/internal/remote"
 	"tensorscope/internal/remote/remotetest"
 	"tensorscope/internal/samples"
@@ -262,5 +265,220 @@ func TestRemoteCacheKeepsWhatAHolderUses(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("after the release: %v", err)
 		}
+	}
+}
+
+// A tensor larger than the remote cache: its statistics stream it (the
+// blocks behind the reader are dropped) and equal the local ones, never
+// holding more than the cache; a view that needs the whole tensor at once
+// says so, naming the sizes and the setting.
+func TestRemoteTensorLargerThanTheCache(t *testing.T) {
+	dir := t.TempDir()
+	writeSafetensors(t, filepath.Join(dir, "big.safetensors"), 2, 4<<20) // two 16 MiB tensors
+	s := remotetest.New(dir)
+	defer s.Close()
+	defer formats.SetRemoteCache("1G")
+	url := s.URLOf("big.safetensors")
+	local, lerr, code := runOut(t, "stats", "--json", filepath.Join(dir, "big.safetensors"), "t1")
+	if code != 0 {
+		t.Fatal(lerr)
+	}
+	s.ResetTraffic()
+	out, errs, code := runOut(t, "stats", "--json", "--remote-cache", "4M", url, "t1")
+	if code != 0 {
+		t.Fatalf("stats of a 16 MiB tensor with a 4 MiB cache: status %d: %s", code, errs)
+	}
+	if out != local {
+		t.Fatalf("streamed stats differ:\nlocal  %s\nremote %s", local, out)
+	}
+	if held := remote.CachedBytes(); held > 4<<20 {
+		t.Errorf("%d bytes held in a 4 MiB cache", held)
+	}
+	if _, sent := s.Traffic(); sent > 16<<20+(1<<20) {
+		t.Errorf("streaming a 16 MiB tensor transferred %d bytes", sent)
+	}
+
+	_, errs, code = runOut(t, "render", "--remote-cache", "4M", url, "--view", "heatmap", "--tensor", "t1", "--out", filepath.Join(t.TempDir(), "t1.png"))
+	if code == 0 || !strings.Contains(errs, "16.0 MiB") || !strings.Contains(errs, "4.0 MiB") || !strings.Contains(errs, "--remote-cache") {
+		t.Fatalf("a heatmap of a tensor larger than the cache: status %d: %s", code, errs)
+	}
+}
+
+// A long fetch reports its progress in bytes through the holder's
+// progress function, and Cancel stops it at once; the tensor loads
+// afterwards as if nothing had happened.
+func TestRemoteLoadReportsBytesAndCancels(t *testing.T) {
+	dir := t.TempDir()
+	writeSafetensors(t, filepath.Join(dir, "m.safetensors"), 2, 4<<20) // two 16 MiB tensors
+	s := remotetest.New(dir)
+	defer s.Close()
+	doc, err := formats.Open(s.URLOf("m.safetensors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	var mu sync.Mutex
+	var calls int
+	var last, total int64
+	err = doc.Run(context.Background(), func(ctx context.Context) error {
+		ctx = formats.WithProgress(ctx, func(done, all int64) {
+			mu.Lock()
+			calls++
+			last, total = max(last, done), all
+			mu.Unlock()
+		})
+		_, err := doc.Tensor("t0").Load(ctx)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls < 2 || total < 16<<20 || last != total {
+		t.Fatalf("progress: %d calls, last %d of %d bytes", calls, last, total)
+	}
+
+	s.Mu.Lock()
+	s.Faults.Latency = 2 * time.Second
+	s.Mu.Unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	err = doc.Run(ctx, func(ctx context.Context) error {
+		_, err := doc.Tensor("t1").Load(ctx)
+		return err
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled load: %v", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Fatalf("the cancel took %v", d)
+	}
+	s.Mu.Lock()
+	s.Faults.Latency = 0
+	s.Mu.Unlock()
+	err = doc.Run(context.Background(), func(ctx context.Context) error {
+		x, err := doc.Tensor("t1").Load(ctx)
+		if err != nil {
+			return err
+		}
+		return tensor.CatchFault(func() error {
+			v, err := x.Float64At([]int{4095, 1023})
+			if err == nil && v != float64(float32(4<<20-1)*0.5+1) {
+				err = fmt.Errorf("the last value is %v", v)
+			}
+			return err
+		})
+	})
+	if err != nil {
+		t.Fatalf("after the cancel: %v", err)
+	}
+}
+
+// A view of a large remote tensor that reads all of it says so first; a
+// small one, or one already fetched, does not.
+func TestRemoteRenderSaysItReadsTheWholeTensor(t *testing.T) {
+	dir := t.TempDir()
+	writeSafetensors(t, filepath.Join(dir, "big.safetensors"), 2, 4<<20) // two 16 MiB tensors
+	writeSafetensors(t, filepath.Join(dir, "small.safetensors"), 2, 4096)
+	s := remotetest.New(dir)
+	defer s.Close()
+	out := t.TempDir()
+	_, errs, code := runOut(t, "render", s.URLOf("big.safetensors"), "--view", "heatmap", "--tensor", "t1", "--out", filepath.Join(out, "a.png"))
+	if code != 0 || !strings.Contains(errs, `Reading all 16.0 MiB of tensor "t1" from the server`) {
+		t.Fatalf("status %d, stderr %q", code, errs)
+	}
+	_, errs, code = runOut(t, "render", s.URLOf("big.safetensors"), "--view", "histogram", "--out", filepath.Join(out, "b.png"))
+	if code != 0 || !strings.Contains(errs, `tensor "t0"`) {
+		t.Fatalf("the default tensor: status %d, stderr %q", code, errs)
+	}
+	_, errs, code = runOut(t, "render", s.URLOf("small.safetensors"), "--view", "heatmap", "--out", filepath.Join(out, "c.png"))
+	if code != 0 || errs != "" {
+		t.Fatalf("a small tensor: status %d, stderr %q", code, errs)
+	}
+
+	doc, err := formats.Open(s.URLOf("big.safetensors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	e := doc.Tensor("t0")
+	if e.RemoteReadNote() == "" {
+		t.Fatal("no note before the tensor is fetched")
+	}
+	err = doc.Run(context.Background(), func(ctx context.Context) error {
+		if _, err := e.Load(ctx); err != nil {
+			return err
+		}
+		if n := e.RemoteReadNote(); n != "" {
+			return fmt.Errorf("a fetched tensor's note: %s", n)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The further shards of a remote GGUF split set are read several at a
+// time, and the set reads as it does locally.
+func TestRemoteGGUFSplitShardsInParallel(t *testing.T) {
+	dir := t.TempDir()
+	const count = 6
+	for no := range count {
+		var buf bytes.Buffer
+		kvs := []gguf.KV{{Key: "general.architecture", Value: "llama"}, {Key: "split.no", Value: uint16(no)},
+			{Key: "split.count", Value: uint16(count)}, {Key: "split.tensors.count", Value: int32(count)}}
+		name := fmt.Sprintf("w%d", no)
+		start, _, err := gguf.WriteHeader(&buf, kvs, []gguf.TensorSpec{{Name: name, GGMLType: 0, Shape: []int{4, 8}}}, 32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data := buf.Bytes()[:start]
+		for i := range 32 {
+			data = binary.LittleEndian.AppendUint32(data, math.Float32bits(float32(no*100+i)))
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("m-%05d-of-%05d.gguf", no+1, count)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first := fmt.Sprintf("m-00001-of-%05d.gguf", count)
+	local, lerr, code := runOut(t, "info", "--json", filepath.Join(dir, first))
+	if code != 0 {
+		t.Fatal(lerr)
+	}
+	s := remotetest.New(dir)
+	defer s.Close()
+	s.Faults.Latency = 100 * time.Millisecond
+	s.ResetTraffic()
+	out, errs, code := runOut(t, "info", "--json", s.URLOf(first))
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	sameJSON(t, first, local, out, s.URL, dir)
+	if p := s.Peak(); p < 2 {
+		t.Fatalf("the %d further shards' headers were read one at a time", count-1)
+	}
+	lout, _, _ := runOut(t, "stats", "--json", filepath.Join(dir, first), "w5")
+	rout, errs, code := runOut(t, "stats", "--json", s.URLOf(first), "w5")
+	if code != 0 || lout != rout {
+		t.Fatalf("stats of the last shard's tensor: status %d %s\nlocal  %s\nremote %s", code, errs, lout, rout)
+	}
+}
+
+// The statistics of every tensor of a remote file larger than the cache:
+// a tensor done with is not held while the next is read.
+func TestRemoteStatsOfAFileLargerThanTheCache(t *testing.T) {
+	dir := t.TempDir()
+	writeSafetensors(t, filepath.Join(dir, "m.safetensors"), 5, 1<<20) // five 4 MiB tensors
+	s := remotetest.New(dir)
+	defer s.Close()
+	defer formats.SetRemoteCache("1G")
+	local, lerr, code := runOut(t, "stats", "--json", filepath.Join(dir, "m.safetensors"))
+	if code != 0 {
+		t.Fatal(lerr)
+	}
+	out, errs, code := runOut(t, "stats", "--json", "--remote-cache", "9M", s.URLOf("m.safetensors"))
+	if code != 0 || out != local {
+		t.Fatalf("20 MiB of tensors through a 9 MiB cache: status %d: %s\nlocal  %s\nremote %s", code, errs, local, out)
 	}
 }

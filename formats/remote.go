@@ -2,6 +2,7 @@ package formats
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"runtime"
@@ -41,9 +42,43 @@ func openRemoteStorage(ctx context.Context, name string) (*tensor.Storage, *remo
 		remoteWindows.Delete(st)
 		return w.Close()
 	})
+	st.SetPager(windowPager{w})
 	remoteWindows.Store(st, w)
 	return st, w, nil
 }
+
+// windowPager pages a remote window's bytes in for passes that read a
+// tensor in chunks (tensor.Pager): each chunk is fetched (if it is not
+// yet) and pinned while it is read, and what lies ahead is prefetched.
+type windowPager struct{ w *remote.Window }
+
+// maxReadAhead bounds what a pass prefetches ahead of its chunks; a
+// quarter of the cache at most, so that prefetched bytes are not dropped
+// before they are read.
+const maxReadAhead = 32 << 20
+
+func (p windowPager) Page(ctx context.Context, off, n, ahead int) (func(), error) {
+	unpin, err := p.w.Ensure(ctx, int64(off), int64(n), nil)
+	if err != nil {
+		return nil, err
+	}
+	if ahead > 0 {
+		p.w.Prefetch(ctx, int64(off+n), min(int64(ahead), maxReadAhead, remote.CacheLimit()/4))
+	}
+	return unpin, nil
+}
+
+type streamedKey struct{}
+
+// Streamed returns ctx saying that the tensors loaded with it are read
+// only by passes that page their bytes in chunks (statistics: see
+// tensor.Pager). A remote tensor larger than the cache is then loaded
+// without fetching it, and read in pieces.
+func Streamed(ctx context.Context) context.Context {
+	return context.WithValue(ctx, streamedKey{}, true)
+}
+
+func isStreamed(ctx context.Context) bool { v, _ := ctx.Value(streamedKey{}).(bool); return v }
 
 // openRemote decodes a remote file: the codec reads the window's bytes as
 // it would a mapped file; each read of a block not fetched yet faults,
@@ -74,7 +109,7 @@ func openRemote(path string) (*Document, error) {
 	// any retry: the header, up to the first tensor's data, is fetched
 	// now (its blocks not touched by the decode, in parallel ranges).
 	if end := headerEnd(doc); end > 0 {
-		if err := ensureRange(context.Background(), st, 0, end); err != nil {
+		if err := ensureRange(context.Background(), st, 0, end, true); err != nil {
 			doc.Close()
 			return nil, err
 		}
@@ -130,10 +165,31 @@ func retryFaults(ctx context.Context, f func() error) error {
 func (e *TensorEntry) loadRemote(ctx context.Context) (*tensor.Tensor, error) {
 	d := e.remote
 	t := e.cached
+	// streaming: the tensor does not fit in the cache, and the caller reads
+	// it through passes that page it in (Streamed).
+	streaming := false
+	fetch := func(st *tensor.Storage, off, n int64) error {
+		if streaming {
+			return nil
+		}
+		// A streamed tensor is fetched but not held: its passes pin each
+		// chunk they read, and once done with it the caller moves on to
+		// the next tensor, which may need the room.
+		err := ensureRange(ctx, st, off, n, !isStreamed(ctx))
+		if errors.Is(err, remote.ErrCacheFull) {
+			if isStreamed(ctx) {
+				streaming = true
+				return nil
+			}
+			return fmt.Errorf("%w: this view needs all %s of the tensor in memory at once, and the cache for remote files holds %s (set by --remote-cache or %s); statistics read it in pieces",
+				remote.ErrCacheFull, byteSize(n), byteSize(remote.CacheLimit()), remote.CacheEnv)
+		}
+		return err
+	}
 	if t == nil {
 		if e.Offset >= 0 && e.NBytes > 0 && len(d.Shards()) == 0 && e.Offset+e.NBytes <= d.Size {
 			// One file: the stored bytes are known before the loader runs.
-			if err := ensureRange(ctx, d.storage, e.Offset, e.NBytes); err != nil {
+			if err := fetch(d.storage, e.Offset, e.NBytes); err != nil {
 				return nil, fmt.Errorf("tensor %q: %w", e.Name, err)
 			}
 		}
@@ -147,7 +203,7 @@ func (e *TensorEntry) loadRemote(ctx context.Context) (*tensor.Tensor, error) {
 	}
 	if st := t.Storage(); st != nil {
 		lo, hi := t.ByteExtent()
-		if err := ensureRange(ctx, st, int64(lo), int64(hi-lo)); err != nil {
+		if err := fetch(st, int64(lo), int64(hi-lo)); err != nil {
 			return nil, fmt.Errorf("tensor %q: %w", e.Name, err)
 		}
 	}
@@ -155,9 +211,22 @@ func (e *TensorEntry) loadRemote(ctx context.Context) (*tensor.Tensor, error) {
 	return t, nil
 }
 
+// byteSize writes n bytes for a message: "1.0 GiB", "512 MiB".
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
 // ensureRange fetches bytes [off, off+n) of st if st is a remote window,
-// pinned until ctx is done.
-func ensureRange(ctx context.Context, st *tensor.Storage, off, n int64) error {
+// pinned until ctx is done when hold is set.
+func ensureRange(ctx context.Context, st *tensor.Storage, off, n int64, hold bool) error {
 	v, ok := remoteWindows.Load(st)
 	if !ok {
 		return nil
@@ -171,6 +240,10 @@ func ensureRange(ctx context.Context, st *tensor.Storage, off, n int64) error {
 	unpin, err := w.Ensure(ctx, off, n, func(done, total int64) { ReportProgress(ctx, done, total) })
 	if err != nil {
 		return err
+	}
+	if !hold {
+		unpin()
+		return nil
 	}
 	if ctx.Done() == nil {
 		return nil // never released: stays pinned until the document closes
@@ -279,4 +352,39 @@ func SetRemoteCache(size string) error {
 	}
 	remote.SetCacheLimit(n)
 	return nil
+}
+
+// RemoteNoteMin is the size from which showing a remote tensor (or
+// summarising a remote document) says that it reads all of it from the
+// server first.
+const RemoteNoteMin = 16 << 20
+
+// RemoteReadNote says, for a tensor of a remote document of at least 16
+// MiB whose bytes are not fetched yet, that showing it reads all of it
+// from the server ("Reading all 1.0 GiB of tensor "w" from the server"):
+// a heatmap, a histogram and the statistics need every value. It is ""
+// otherwise.
+func (e *TensorEntry) RemoteReadNote() string {
+	d := e.remote
+	if d == nil || e.NBytes < RemoteNoteMin {
+		return ""
+	}
+	if w := windowOf(d.storage); w != nil && len(d.Shards()) == 0 && e.Offset >= 0 && e.Offset+e.NBytes <= w.Size() && w.Present(e.Offset, e.NBytes) {
+		return ""
+	}
+	return fmt.Sprintf("Reading all %s of tensor %q from the server", byteSize(e.NBytes), e.Name)
+}
+
+// RemoteReadNote is the RemoteReadNote of tensor i, or when i < 0 of the
+// first tensor with numeric data (the one a view shows by default).
+func (d *Document) RemoteReadNote(i int) string {
+	if i >= 0 && i < len(d.Tensors) {
+		return d.Tensors[i].RemoteReadNote()
+	}
+	for _, e := range d.Tensors {
+		if e.HasData() && e.DType.Numeric() {
+			return e.RemoteReadNote()
+		}
+	}
+	return ""
 }

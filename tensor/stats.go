@@ -79,6 +79,11 @@ func computeStats(ctx context.Context, t *Tensor, meter *progressMeter) (Stats, 
 		return func(c int) error {
 			w.cur = &parts[c]
 			lo, hi := plan.bounds(c)
+			release, err := t.page(ctx, &l, lo, hi)
+			if err != nil {
+				return err
+			}
+			defer release()
 			t.prefault(&l, lo, hi)
 			defer t.release(&l, lo, hi)
 			return steps(ctx, lo, hi, meter, w.reader.read)

@@ -161,9 +161,14 @@ func codeStats(ctx context.Context, t *Tensor, l *layout, width int, meter *prog
 			counts: make([]uint32, len(vals)), vals: vals}
 		return func(ch int) error {
 			lo, hi := plan.bounds(ch)
+			release, err := t.page(ctx, l, lo, hi)
+			if err != nil {
+				return err
+			}
+			defer release()
 			t.prefault(l, lo, hi)
 			defer t.release(l, lo, hi)
-			err := steps(ctx, lo, hi, meter, func(lo, hi int64) {
+			err = steps(ctx, lo, hi, meter, func(lo, hi int64) {
 				l.runs(lo, hi, c.count)
 				if c.pending >= countFoldAt {
 					c.fold(&parts[ch])

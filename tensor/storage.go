@@ -15,6 +15,7 @@ type Storage struct {
 	// dropBehind: passes over the data release the pages they have read
 	// (see Release).
 	dropBehind bool
+	pager      Pager // bytes readable on demand (see Pager)
 	release    func() error
 	once       sync.Once
 	relErr     error

@@ -398,6 +398,9 @@ func (p *graphPane) recolour() {
 		return
 	}
 	ov := p.dt.doc.Overview()
+	if ov.Deferred != "" { // colouring by a metric asks for the summary
+		ov.Start()
+	}
 	if !p.listening {
 		p.listening = true
 		ov.AddListener(func() {

@@ -142,6 +142,8 @@ func (p *overviewPane) refresh() {
 		}
 	}
 	switch {
+	case ov.Deferred != "": // a remote document's: started by the button
+		p.status.SetText(ov.Deferred)
 	case ov.Err != nil:
 		p.status.SetText("Summary failed: " + ov.Err.Error())
 	case ov.Cancelled:
@@ -155,6 +157,8 @@ func (p *overviewPane) refresh() {
 	text := "Recompute"
 	if ov.Running {
 		text = "Cancel"
+	} else if ov.Deferred != "" {
+		text = "Summarise"
 	}
 	if p.cancel.Text != text || p.barBox.Visible() != ov.Running {
 		// The bar shows only while the summary runs.

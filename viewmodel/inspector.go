@@ -130,7 +130,11 @@ func (in *Inspector) Clear() { in.Show(-1, nil) }
 
 func (in *Inspector) load() {
 	e, dequant, part := in.entry, in.dequant && in.entry.Quant != nil, in.part
-	in.setProgress("Loading", 0)
+	job := "Loading"
+	if note := e.RemoteReadNote(); note != "" { // "Reading all 1.0 GiB of tensor … from the server"
+		job = note
+	}
+	in.setProgress(job, 0)
 	in.loadTask = StartTask(in.post, in.doc, func(ctx context.Context, progress Progress) ([2]*tensor.Tensor, error) {
 		raw, err := e.Load(formats.WithProgress(ctx, progress))
 		if err == nil && raw != nil && raw.DType().IsComplex() {
@@ -142,9 +146,9 @@ func (in *Inspector) load() {
 		}
 		deq, err := dequantise(ctx, raw, e.Quant)
 		return [2]*tensor.Tensor{raw, deq}, err
-	}, func(frac float64) { in.setProgress("Loading", frac) }, func(ts [2]*tensor.Tensor, err error) {
+	}, func(frac float64) { in.setProgress(job, frac) }, func(ts [2]*tensor.Tensor, err error) {
 		in.loadTask = nil
-		in.clearProgress("Loading")
+		in.clearProgress(job)
 		if err != nil {
 			in.err = err
 			in.changed(ChangedTensor | ChangedProgress)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"tensorscope/formats"
 	"tensorscope/viewmodel/summary"
 )
 
@@ -27,6 +28,9 @@ type Overview struct {
 	Running   bool
 	Cancelled bool
 	Err       error
+	// Deferred says why the summary has not started: it would read every
+	// tensor of a remote document from the server. Start starts it.
+	Deferred string
 
 	Metric summary.Metric
 	Block  int // index in Model.Blocks; -1 when there are none
@@ -80,7 +84,11 @@ func (d *Doc) Overview() *Overview {
 	o.Block = o.Model.LargestBlock()
 	d.overview, d.overviewOf = o, d.Doc
 	o.refilter()
-	o.Start()
+	if b := o.Model.Totals.Bytes; d.Doc.Remote() && b >= formats.RemoteNoteMin {
+		o.Deferred = "Summarising reads all " + FormatBytes(b) + " of the tensors from the server"
+	} else {
+		o.Start()
+	}
 	return o
 }
 
@@ -90,7 +98,7 @@ func (o *Overview) Start() {
 		return
 	}
 	d := o.doc
-	o.Running, o.Cancelled, o.Err, o.Progress = true, false, nil, 0
+	o.Running, o.Cancelled, o.Err, o.Progress, o.Deferred = true, false, nil, 0, ""
 	post := d.post
 	o.task = Go(d, func(ctx context.Context, progress Progress) (*summary.Model, error) {
 		m := summary.New(d.Doc)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"tensorscope/formats"
 	"tensorscope/tensor"
@@ -80,39 +81,77 @@ func openSplit(doc *formats.Document, path string, h *header) {
 	if n, _ := strconv.Atoi(m[3]); int64(n) != keys.count {
 		doc.Warn(-1, "the name says %s shards, split.count says %d", m[3], keys.count)
 	}
+	if keys.count > 99999 {
+		doc.Warn(-1, "split.count %d is more shards than a split set's names can number", keys.count)
+		return
+	}
+	// The further shards' headers are read several at a time (each is a
+	// request or more when the set is remote), then recorded in order, so
+	// that tensors and warnings come out the same on every run.
+	reads := make([]shardHeader, keys.count-1)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(formats.HeaderReaders(path), len(reads)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				no := int64(i) + 1
+				reads[i] = readShard(path, fmt.Sprintf("%s-%05d-of-%05d.gguf", m[1], no+1, keys.count), no, keys.count)
+			}
+		}()
+	}
+	for i := range reads {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 	total := int64(len(h.tensors))
-	for no := int64(1); no < keys.count; no++ {
-		name := fmt.Sprintf("%s-%05d-of-%05d.gguf", m[1], no+1, keys.count)
-		n, err := addShard(doc, path, name, no, keys.count)
-		if err != nil {
-			doc.Warn(-1, "shard %d of %d (%s): %v", no+1, keys.count, name, err)
+	for i, r := range reads {
+		if r.err != nil {
+			doc.Warn(-1, "shard %d of %d (%s): %v", i+2, keys.count, r.name, r.err)
 			continue
 		}
-		total += n
+		total += addShard(doc, r)
 	}
 	if keys.tensors > 0 && total != keys.tensors {
 		doc.Warn(-1, "split.tensors.count says %d tensors, the shards found hold %d", keys.tensors, total)
 	}
 }
 
-// addShard reads the header of one further shard and lists its tensors.
-func addShard(doc *formats.Document, docPath, name string, no, count int64) (int64, error) {
-	full, err := formats.ResolveInside(docPath, name)
-	if err != nil {
-		return 0, err
+// shardHeader is a further shard's header, read (or why not).
+type shardHeader struct {
+	name, path string
+	h          *header
+	size       int64
+	err        error
+}
+
+// readShard reads the header of one further shard and checks its split
+// keys.
+func readShard(docPath, name string, no, count int64) shardHeader {
+	r := shardHeader{name: name}
+	r.path, r.err = formats.ResolveInside(docPath, name)
+	if r.err != nil {
+		return r
 	}
-	h, size, err := readShardHeader(full)
-	if os.IsNotExist(err) {
-		return 0, fmt.Errorf("missing")
+	r.h, r.size, r.err = readShardHeader(r.path)
+	if os.IsNotExist(r.err) {
+		r.err = fmt.Errorf("missing")
 	}
-	if err != nil {
-		return 0, err
+	if r.err != nil {
+		return r
 	}
-	keys := readSplitKeys(h)
-	if !keys.present || keys.no != no || keys.count != count {
-		return 0, fmt.Errorf("its split.no/split.count are %d/%d, expected %d/%d", keys.no, keys.count, no, count)
+	if keys := readSplitKeys(r.h); !keys.present || keys.no != no || keys.count != count {
+		r.err = fmt.Errorf("its split.no/split.count are %d/%d, expected %d/%d", keys.no, keys.count, no, count)
 	}
-	shard := doc.AddShard(full)
+	return r
+}
+
+// addShard lists a further shard's tensors and metadata in doc.
+func addShard(doc *formats.Document, r shardHeader) int64 {
+	shard := doc.AddShard(r.path)
+	name, size, h := r.name, r.size, r.h
 	storage := func() (*tensor.Storage, error) {
 		st, err := shard.Storage()
 		if err == nil && int64(st.Len()) != size {
@@ -126,7 +165,7 @@ func addShard(doc *formats.Document, docPath, name string, no, count int64) (int
 	for _, w := range h.warnings {
 		doc.Warn(-1, "%s: %s", name, w)
 	}
-	return int64(len(h.tensors)), nil
+	return int64(len(h.tensors))
 }
 
 // readShardHeader reads a shard's header without mapping the file: it reads

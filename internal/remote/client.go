@@ -101,7 +101,7 @@ func Open(ctx context.Context, t *Target, first int64, opts *Options) (*File, []
 	}
 	f.client = f.withRedirectPolicy(f.client)
 	buf := make([]byte, first)
-	n, err := f.read(ctx, buf, 0, nil)
+	n, err := f.read(ctx, &sliceDest{p: buf}, 0, first, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -139,33 +139,106 @@ func (f *File) withRedirectPolicy(c *http.Client) *http.Client {
 // resuming after the last byte received; progress (may be nil) is called
 // with the bytes received so far. Reading past the end fails.
 func (f *File) ReadAt(ctx context.Context, p []byte, off int64, progress func(n int64)) error {
-	if off < 0 || off+int64(len(p)) > f.size {
-		return fmt.Errorf("%s: read of bytes [%d, %d) past the end of a %d-byte file", f.Target, off, off+int64(len(p)), f.size)
+	return f.readRange(ctx, &sliceDest{p: p}, off, int64(len(p)), progress)
+}
+
+// CopyAt writes the n bytes at off to w at the same offsets, through
+// buf (reused, so that the bytes arrive in memory the process already
+// has mapped: see fetchPiece), with the retries of ReadAt.
+func (f *File) CopyAt(ctx context.Context, w io.WriterAt, buf []byte, off, n int64, progress func(n int64)) error {
+	return f.readRange(ctx, &writerDest{w: w, buf: buf, base: off}, off, n, progress)
+}
+
+func (f *File) readRange(ctx context.Context, d dest, off, n int64, progress func(n int64)) error {
+	if off < 0 || n < 0 || off+n > f.size {
+		return fmt.Errorf("%s: read of bytes [%d, %d) past the end of a %d-byte file", f.Target, off, off+n, f.size)
 	}
 	if f.whole != nil {
-		copy(p, f.whole[off:])
+		if err := d.put(f.whole[off : off+n]); err != nil {
+			return err
+		}
 		if progress != nil {
-			progress(int64(len(p)))
+			progress(n)
 		}
 		return nil
 	}
-	n, err := f.read(ctx, p, off, progress)
-	if err == nil && n != len(p) {
-		err = fmt.Errorf("%s: the server sent %d of %d bytes at %d", f.Target, n, len(p), off)
+	got, err := f.read(ctx, d, off, n, progress)
+	if err == nil && got != n {
+		err = fmt.Errorf("%s: the server sent %d of %d bytes at %d", f.Target, got, n, off)
 	}
 	return err
 }
 
-// read fetches bytes [off, off+len(p)) into p with retries. The first
-// request of a File (size unknown) may get fewer bytes (a shorter file).
-func (f *File) read(ctx context.Context, p []byte, off int64, progress func(int64)) (int, error) {
-	got := 0
+// dest is where a range's bytes go, in order: a slice, or a file through
+// a buffer.
+type dest interface {
+	// fill reads from r into the destination's next bytes, at most n.
+	fill(r io.Reader, n int64) (int, error)
+	// put stores b as the next bytes.
+	put(b []byte) error
+}
+
+type sliceDest struct {
+	p []byte
+	n int // bytes stored
+}
+
+func (d *sliceDest) fill(r io.Reader, n int64) (int, error) {
+	m, err := r.Read(d.p[d.n : d.n+int(min(n, int64(len(d.p)-d.n)))])
+	d.n += m
+	return m, err
+}
+
+func (d *sliceDest) put(b []byte) error { d.n += copy(d.p[d.n:], b); return nil }
+
+type writerDest struct {
+	w    io.WriterAt
+	buf  []byte
+	base int64 // where the destination's first byte goes
+	n    int64 // bytes stored
+}
+
+func (d *writerDest) fill(r io.Reader, n int64) (int, error) {
+	// A whole buffer a write: the reads under it feed the stall timer
+	// (readFull's stallReader).
+	b := d.buf[:min(n, int64(len(d.buf)))]
+	m, err := io.ReadFull(r, b)
+	if m > 0 {
+		if werr := d.put(b[:m]); werr != nil {
+			return 0, werr
+		}
+	}
+	if err == io.ErrUnexpectedEOF {
+		err = io.EOF
+	}
+	return m, err
+}
+
+func (d *writerDest) put(b []byte) error {
+	if _, err := d.w.WriteAt(b, d.base+d.n); err != nil {
+		return &sinkError{err}
+	}
+	d.n += int64(len(b))
+	return nil
+}
+
+// sinkError is a failure to store received bytes: not the network's, so
+// not retried.
+type sinkError struct{ err error }
+
+func (e *sinkError) Error() string { return "storing fetched bytes: " + e.err.Error() }
+func (e *sinkError) Unwrap() error { return e.err }
+
+// read fetches n bytes at off into d with retries. The first request of
+// a File (size unknown) may get fewer bytes (a shorter file).
+func (f *File) read(ctx context.Context, d dest, off, n int64, progress func(int64)) (int64, error) {
+	var got int64
 	wait := f.opts.Backoff
 	for attempt := 0; ; attempt++ {
-		n, err := f.request(ctx, p[got:], off+int64(got))
-		got += n
-		if progress != nil && n > 0 {
-			progress(int64(got))
+		k, err := f.request(ctx, d, off+got, n-got)
+		got += k
+		if progress != nil && k > 0 {
+			progress(got)
 		}
 		if err == nil {
 			return got, nil
@@ -176,11 +249,11 @@ func (f *File) read(ctx context.Context, p []byte, off int64, progress func(int6
 				return got, ctx.Err()
 			}
 			if te != nil {
-				err = fmt.Errorf("%s: %w (gave up after %d attempts, %d of %d bytes at %d received)", f.Target, te.err, attempt+1, got, len(p), off)
+				err = fmt.Errorf("%s: %w (gave up after %d attempts, %d of %d bytes at %d received)", f.Target, te.err, attempt+1, got, n, off)
 			}
 			return got, err
 		}
-		if n > 0 { // progress was made: this is a resumption, not a repeat failure
+		if k > 0 { // progress was made: this is a resumption, not a repeat failure
 			wait = f.opts.Backoff
 		}
 		select {
@@ -199,10 +272,10 @@ type transient struct{ err error }
 func (t *transient) Error() string { return t.err.Error() }
 func (t *transient) Unwrap() error { return t.err }
 
-// request makes one range request for p at off and copies what arrives
-// into p; it returns how many bytes it stored.
-func (f *File) request(ctx context.Context, p []byte, off int64) (int, error) {
-	if len(p) == 0 {
+// request makes one range request for n bytes at off and stores what
+// arrives in d; it returns how many bytes it stored.
+func (f *File) request(ctx context.Context, d dest, off, n int64) (int64, error) {
+	if n == 0 {
 		return 0, nil
 	}
 	rctx, cancel := context.WithCancel(ctx)
@@ -211,7 +284,7 @@ func (f *File) request(ctx context.Context, p []byte, off int64) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("%s: %v", f.Target, err)
 	}
-	req.Header.Set("Range", fmt.Sprintf("bytes=%d-%d", off, off+int64(len(p))-1))
+	req.Header.Set("Range", fmt.Sprintf("bytes=%d-%d", off, off+n-1))
 	req.Header.Set("User-Agent", "tensorscope")
 	// Compressed transfer would make byte ranges meaningless.
 	req.Header.Set("Accept-Encoding", "identity")
@@ -239,37 +312,40 @@ func (f *File) request(ctx context.Context, p []byte, off int64) (int, error) {
 		return 0, &transient{err}
 	}
 	defer resp.Body.Close()
-	if err := f.checkStatus(resp, off, len(p)); err != nil {
+	if err := f.checkStatus(resp, off, n); err != nil {
 		return 0, err
 	}
 	if resp.StatusCode == http.StatusOK {
-		return f.readWhole(resp, p, off, stall)
+		return f.readWhole(resp, d, off, n, stall)
 	}
-	want := len(p)
-	if rest := f.size - off; rest < int64(want) { // the first request, of a shorter file
-		want = int(max(rest, 0))
+	want := n
+	if rest := f.size - off; rest < want { // the first request, of a shorter file
+		want = max(rest, 0)
 	}
-	n, err := readFull(resp.Body, p[:want], stall)
-	bytesReceived.Add(int64(n))
+	got, err := readFull(resp.Body, d, want, stall)
+	bytesReceived.Add(got)
 	if err != nil {
-		if stall.fired() {
+		var se *sinkError
+		switch {
+		case errors.As(err, &se):
+			return got, err
+		case stall.fired():
 			err = fmt.Errorf("%w for %v", ErrStalled, f.opts.StallTimeout)
+		case ctx.Err() != nil:
+			return got, ctx.Err()
 		}
-		if ctx.Err() != nil {
-			return n, ctx.Err()
-		}
-		return n, &transient{err}
+		return got, &transient{err}
 	}
-	if n < want {
-		return n, &transient{fmt.Errorf("the connection ended after %d of %d bytes", n, want)}
+	if got < want {
+		return got, &transient{fmt.Errorf("the connection ended after %d of %d bytes", got, want)}
 	}
-	return n, nil
+	return got, nil
 }
 
 // checkStatus turns a response that is not the expected range into an
 // error, and records (first response) or checks (later ones) the file's
 // size and validators.
-func (f *File) checkStatus(resp *http.Response, off int64, n int) error {
+func (f *File) checkStatus(resp *http.Response, off, n int64) error {
 	switch c := resp.StatusCode; {
 	case c == http.StatusPartialContent:
 	case c == http.StatusOK:
@@ -283,7 +359,7 @@ func (f *File) checkStatus(resp *http.Response, off int64, n int) error {
 		return fmt.Errorf("%s: %w (HTTP %d): %s", f.Target, ErrAuth, c, hint)
 	case c == http.StatusRequestedRangeNotSatisfiable:
 		if f.size >= 0 {
-			return fmt.Errorf("%s: %w: bytes [%d, %d) of a %d-byte file are no longer there (HTTP 416)", f.Target, ErrChanged, off, off+int64(n), f.size)
+			return fmt.Errorf("%s: %w: bytes [%d, %d) of a %d-byte file are no longer there (HTTP 416)", f.Target, ErrChanged, off, off+n, f.size)
 		}
 		return fmt.Errorf("%s: the server refused the range of the first %d bytes (HTTP 416): is the file empty?", f.Target, n)
 	case c >= 500 || c == http.StatusTooManyRequests || c == http.StatusRequestTimeout:
@@ -298,7 +374,7 @@ func (f *File) checkStatus(resp *http.Response, off int64, n int) error {
 		var total string
 		cr := resp.Header.Get("Content-Range")
 		if _, err := fmt.Sscanf(cr, "bytes %d-%d/%s", &start, &end, &total); err != nil || start != off || end < start {
-			return fmt.Errorf("%s: the server answered range %d-%d with Content-Range %q", f.Target, off, off+int64(n)-1, cr)
+			return fmt.Errorf("%s: the server answered range %d-%d with Content-Range %q", f.Target, off, off+n-1, cr)
 		}
 		if total != "*" {
 			t, err := strconv.ParseInt(total, 10, 64)
@@ -333,41 +409,57 @@ func (f *File) checkStatus(resp *http.Response, off int64, n int) error {
 
 // readWhole handles the first response of a server that ignores Range:
 // a file of at most MaxWholeBody bytes is read and kept whole.
-func (f *File) readWhole(resp *http.Response, p []byte, off int64, stall *stallTimer) (int, error) {
+func (f *File) readWhole(resp *http.Response, d dest, off, n int64, stall *stallTimer) (int64, error) {
 	if f.size > MaxWholeBody {
 		return 0, fmt.Errorf("%s: %w, and the file of %d bytes is larger than the %d MiB read whole", f.Target, ErrNoRange, f.size, MaxWholeBody>>20)
 	}
 	whole := make([]byte, f.size)
-	n, err := readFull(resp.Body, whole, stall)
-	bytesReceived.Add(int64(n))
-	if err != nil || int64(n) != f.size {
-		return 0, &transient{fmt.Errorf("the whole body ended after %d of %d bytes: %v", n, f.size, err)}
+	got, err := readFull(resp.Body, &sliceDest{p: whole}, f.size, stall)
+	bytesReceived.Add(got)
+	if err != nil || got != f.size {
+		return 0, &transient{fmt.Errorf("the whole body ended after %d of %d bytes: %v", got, f.size, err)}
 	}
 	f.whole = whole
 	if off >= f.size {
 		return 0, nil
 	}
-	return copy(p, whole[off:]), nil
+	b := whole[off:min(off+n, f.size)]
+	if err := d.put(b); err != nil {
+		return 0, err
+	}
+	return int64(len(b)), nil
 }
 
-// readFull reads r into p until p is full or r ends; every read feeds the
-// stall timer.
-func readFull(r io.Reader, p []byte, stall *stallTimer) (int, error) {
-	n := 0
-	for n < len(p) {
-		m, err := r.Read(p[n:])
-		n += m
-		if m > 0 {
-			stall.reset()
-		}
+// readFull reads n bytes of r into d, fewer if r ends first; every read
+// feeds the stall timer.
+func readFull(r io.Reader, d dest, n int64, stall *stallTimer) (int64, error) {
+	var got int64
+	r = stallReader{r, stall}
+	for got < n {
+		m, err := d.fill(r, n-got)
+		got += int64(m)
 		if err == io.EOF {
-			return n, nil
+			return got, nil
 		}
 		if err != nil {
-			return n, err
+			return got, err
 		}
 	}
-	return n, nil
+	return got, nil
+}
+
+// stallReader resets the stall timer on every read that brings bytes.
+type stallReader struct {
+	r     io.Reader
+	stall *stallTimer
+}
+
+func (s stallReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if n > 0 {
+		s.stall.reset()
+	}
+	return n, err
 }
 
 // stallTimer cancels a request that receives nothing for d.

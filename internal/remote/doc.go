@@ -14,6 +14,15 @@
 // used blocks are dropped when it is exceeded, except those pinned by a
 // reader that is using them.
 //
+// Readers of one window fetch at once (Ensure): each missing range is
+// split into pieces of up to 8 MiB, several requests in flight, and a
+// block another reader is already fetching is waited for, never fetched
+// twice. A reader walking forward (the statistics of a tensor larger than
+// the cache) asks for what lies ahead with Prefetch. Fetched bytes pass
+// through a few reused buffers and are written into the block file by the
+// kernel (pwrite), then mapped, populated, over the window: receiving
+// straight into new pages of a mapping was several times slower.
+//
 // The package imports nothing of ours: formats glues it to the document
 // model.
 package remote

@@ -438,3 +438,143 @@ func TestTargetNeverPrintsTheToken(t *testing.T) {
 		}
 	}
 }
+
+// Readers of one file fetch at once: two ranges asked for together are
+// two requests in flight together (the statistics' workers, a view).
+func TestEnsuresOfOneFileRunInParallel(t *testing.T) {
+	data := randomBytes(4 << 20)
+	s := serve(t, "f.bin", data)
+	w, err := open(t, s.URLOf("f.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Faults.Latency = 200 * time.Millisecond
+	s.ResetTraffic()
+	errs := make(chan error, 2)
+	for _, off := range []int64{1 << 20, 3 << 20} {
+		go func() { errs <- ensure(t, w, off, 512<<10) }()
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p := s.Peak(); p < 2 {
+		t.Fatalf("at most %d request in flight for two ranges asked for at once", p)
+	}
+	if !bytes.Equal(w.Bytes()[3<<20:3<<20+512<<10], data[3<<20:3<<20+512<<10]) {
+		t.Fatal("fetched bytes differ")
+	}
+}
+
+// A range two readers ask for at once is fetched once: the second waits
+// for the first's pieces; both see the right bytes, and the progress of
+// each reaches its total.
+func TestSameRangeIsFetchedOnce(t *testing.T) {
+	data := randomBytes(6 << 20)
+	s := serve(t, "f.bin", data)
+	w, err := open(t, s.URLOf("f.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Faults.Latency = 100 * time.Millisecond
+	s.ResetTraffic()
+	off, n := int64(1<<20), int64(4<<20)
+	type result struct {
+		err         error
+		done, total int64
+	}
+	res := make(chan result, 3)
+	for range 3 {
+		go func() {
+			var r result
+			var unpin func()
+			unpin, r.err = w.Ensure(context.Background(), off, n, func(done, total int64) { r.done, r.total = done, total })
+			if r.err == nil {
+				unpin()
+			}
+			res <- r
+		}()
+	}
+	for range 3 {
+		r := <-res
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		if r.total > 0 && r.done != r.total {
+			t.Errorf("progress ended at %d of %d", r.done, r.total)
+		}
+	}
+	if _, sent := s.Traffic(); sent > n+remote.BlockSize {
+		t.Fatalf("three readers of a %d-byte range made the server send %d bytes", n, sent)
+	}
+	if !bytes.Equal(w.Bytes()[off:off+n], data[off:off+n]) {
+		t.Fatal("fetched bytes differ")
+	}
+}
+
+// A reader waiting for another's fetch can give up (Cancel) without
+// disturbing it.
+func TestCancelWhileWaitingForAnotherFetch(t *testing.T) {
+	data := randomBytes(4 << 20)
+	s := serve(t, "f.bin", data)
+	w, err := open(t, s.URLOf("f.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Faults.Latency = 500 * time.Millisecond
+	first := make(chan error, 1)
+	go func() { first <- ensure(t, w, 1<<20, 1<<20) }()
+	time.Sleep(100 * time.Millisecond) // the first is in flight
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := w.Ensure(ctx, 1<<20, 1<<20, nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("the waiting reader: %v", err)
+	}
+	if d := time.Since(start); d > 400*time.Millisecond {
+		t.Fatalf("the waiting reader gave up after %v", d)
+	}
+	if err := <-first; err != nil {
+		t.Fatalf("the first reader: %v", err)
+	}
+	if !bytes.Equal(w.Bytes()[1<<20:2<<20], data[1<<20:2<<20]) {
+		t.Fatal("fetched bytes differ")
+	}
+}
+
+// Prefetch fetches what lies ahead of a reader in the background, in
+// batches: nothing while less than half of the range is missing, and
+// never what is already fetched.
+func TestPrefetchFetchesAheadInBatches(t *testing.T) {
+	data := randomBytes(8 << 20)
+	s := serve(t, "f.bin", data)
+	w, err := open(t, s.URLOf("f.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ensure(t, w, 1<<20, 3<<20); err != nil {
+		t.Fatal(err)
+	}
+	s.ResetTraffic()
+	w.Prefetch(context.Background(), 1<<20, 4<<20) // 1 of 4 MiB missing: not yet
+	time.Sleep(50 * time.Millisecond)
+	if reqs, _ := s.Traffic(); reqs != 0 || w.Present(4<<20, 1) {
+		t.Fatalf("a prefetch with a quarter of its range missing made %d requests", reqs)
+	}
+	w.Prefetch(context.Background(), 3<<20, 4<<20) // 3 of 4 MiB missing
+	for deadline := time.Now().Add(5 * time.Second); !w.Present(3<<20, 4<<20); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the prefetched range never arrived")
+		}
+	}
+	if _, sent := s.Traffic(); sent != 3<<20 {
+		t.Fatalf("prefetching 3 missing MiB transferred %d bytes", sent)
+	}
+	if !bytes.Equal(w.Bytes()[4<<20:7<<20], data[4<<20:7<<20]) {
+		t.Fatal("prefetched bytes differ")
+	}
+	if remote.InUse() != 0 {
+		t.Fatalf("%d bytes pinned after a prefetch", remote.InUse())
+	}
+}

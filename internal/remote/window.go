@@ -40,10 +40,11 @@ const CacheEnv = "TENSORSCOPE_REMOTE_CACHE"
 // fetch), least recently used last.
 var cache = struct {
 	sync.Mutex
-	lru    list.List // of *extent
-	bytes  int64     // fetched bytes held
-	pinned int64     // of which pinned
-	limit  int64
+	lru      list.List // of *extent
+	bytes    int64     // fetched bytes held
+	pinned   int64     // of which pinned
+	reserved int64     // bytes being fetched, not held yet
+	limit    int64
 }{limit: envLimit()}
 
 func envLimit() int64 {
@@ -103,6 +104,14 @@ func CachedBytes() int64 {
 	return cache.bytes
 }
 
+// InUse returns the fetched bytes pinned by readers and those being
+// fetched.
+func InUse() int64 {
+	cache.Lock()
+	defer cache.Unlock()
+	return cache.pinned + cache.reserved
+}
+
 type extent struct {
 	w      *Window
 	off, n int64 // bytes; off is a multiple of BlockSize
@@ -116,10 +125,14 @@ type Window struct {
 	reg  *region
 	data []byte
 
-	fetchMu sync.Mutex        // one fetch per window at a time
-	owner   map[int64]*extent // by block; under cache's lock
-	closed  bool              // under cache's lock
-	faults  atomic.Int64      // faults served (growing fetch sizes)
+	owner    map[int64]*extent // by block; under cache's lock
+	inflight map[int64]*flight // by block, those being fetched; under cache's lock
+	closed   bool              // under cache's lock
+	faults   atomic.Int64      // faults served (growing fetch sizes)
+	// mapMu is held (read) while fetched bytes are mapped into the
+	// window, and by Close (write) before it unmaps the window.
+	mapMu   sync.RWMutex
+	closing bool // under mapMu
 }
 
 var windows = struct {
@@ -134,7 +147,7 @@ func OpenWindow(ctx context.Context, t *Target, opts *Options) (*Window, error) 
 	if err != nil {
 		return nil, err
 	}
-	w := &Window{File: f, owner: map[int64]*extent{}}
+	w := &Window{File: f, owner: map[int64]*extent{}, inflight: map[int64]*flight{}}
 	switch {
 	case f.whole != nil:
 		w.data = f.whole
@@ -147,7 +160,7 @@ func OpenWindow(ctx context.Context, t *Target, opts *Options) (*Window, error) 
 		return nil, err
 	}
 	w.data = w.reg.mem
-	if err := w.store(0, first, false); err != nil {
+	if err := w.store(0, first); err != nil {
 		w.reg.close()
 		return nil, err
 	}
@@ -187,6 +200,9 @@ func (w *Window) Close() error {
 		}
 	}
 	windows.Unlock()
+	w.mapMu.Lock()
+	w.closing = true
+	w.mapMu.Unlock()
 	cache.Lock()
 	w.closed = true
 	for _, e := range w.owner {
@@ -249,8 +265,10 @@ func (w *Window) FetchFault(ctx context.Context, off int64) error {
 // Ensure fetches whatever of bytes [off, off+n) is not fetched yet, in
 // parallel pieces, calling progress (may be nil) with the bytes received
 // of those missing, and pins the range: its blocks stay until unpin is
-// called. It fails with ErrCacheFull when the missing bytes do not fit
-// beside the pinned ones.
+// called. Several Ensure calls on one window fetch at once; a block
+// another call is already fetching is waited for, never fetched twice.
+// It fails with ErrCacheFull when the missing bytes do not fit beside the
+// pinned ones.
 func (w *Window) Ensure(ctx context.Context, off, n int64, progress func(done, total int64)) (unpin func(), err error) {
 	if w.reg == nil || n <= 0 {
 		return func() {}, nil
@@ -258,46 +276,172 @@ func (w *Window) Ensure(ctx context.Context, off, n int64, progress func(done, t
 	if off < 0 || off+n > w.File.size {
 		return nil, fmt.Errorf("%s: bytes [%d, %d) lie outside the %d-byte file", w.File.Target, off, off+n, w.File.size)
 	}
-	w.fetchMu.Lock()
-	defer w.fetchMu.Unlock()
 	first, last := off/BlockSize, (off+n-1)/BlockSize
-	pins, missing, err := w.pinAndPlan(first, last)
-	if err != nil {
-		return nil, err
+	var pins pinSet
+	var done, total atomic.Int64
+	report := func(k int64) {
+		d := done.Add(k)
+		if progress != nil {
+			progress(d, total.Load())
+		}
 	}
-	unpinAll := func() { w.unpin(pins) }
-	var total int64
-	for _, m := range missing {
-		total += m.n
-	}
-	if total > 0 {
-		if err := w.fetch(ctx, missing, total, progress, &pins); err != nil {
-			unpinAll()
+	for {
+		missing, waits, need, err := w.pinAndPlan(first, last, &pins)
+		if err != nil {
+			w.unpin(pins.list)
 			return nil, err
+		}
+		total.Add(need)
+		for _, f := range waits {
+			total.Add(f.n)
+		}
+		if len(missing) > 0 {
+			if err := w.fetch(ctx, missing, report, &pins); err != nil {
+				w.unpin(pins.list)
+				return nil, err
+			}
+		}
+		if len(waits) == 0 {
+			break
+		}
+		// Blocks other calls were fetching: once they are in, plan again
+		// (they are pinned then, or fetched here if that fetch failed).
+		for _, f := range waits {
+			select {
+			case <-f.done:
+				report(f.n)
+			case <-ctx.Done():
+				w.unpin(pins.list)
+				return nil, ctx.Err()
+			}
 		}
 	}
 	var once sync.Once
-	return func() { once.Do(func() { w.unpin(pins) }) }, nil
+	return func() { once.Do(func() { w.unpin(pins.list) }) }, nil
 }
 
-type piece struct{ off, n int64 }
+// Prefetch starts fetching, in the background, the blocks of bytes [off,
+// off+n) that are neither fetched nor being fetched, once they are at
+// least half of the range (so that a reader moving forward through a
+// file, asking to prefetch what lies ahead of it, fetches in batches of
+// large requests). They are entered unpinned, behind no reader: the
+// cache drops them first. What does not fit in the cache beside the
+// pinned bytes is not fetched. It returns at once; cancelling ctx stops
+// the fetches.
+func (w *Window) Prefetch(ctx context.Context, off, n int64) {
+	if w.reg == nil || off < 0 || off >= w.File.size || n <= 0 {
+		return
+	}
+	n = min(n, w.File.size-off)
+	pieces := w.planPrefetch(off/BlockSize, (off+n-1)/BlockSize, n)
+	if len(pieces) > 0 {
+		go w.fetch(ctx, pieces, func(int64) {}, nil)
+	}
+}
 
-// pinAndPlan pins the fetched extents over blocks [first, last], makes
-// room for the missing ones and returns them as pieces.
-func (w *Window) pinAndPlan(first, last int64) ([]*extent, []piece, error) {
+func (w *Window) planPrefetch(first, last, n int64) []piece {
 	cache.Lock()
 	defer cache.Unlock()
 	if w.closed {
-		return nil, nil, fmt.Errorf("%s: closed", w.File.Target)
+		return nil
 	}
-	var pins []*extent
 	var missing []piece
 	var need int64
 	for b := first; b <= last; b++ {
+		if w.owner[b] != nil || w.inflight[b] != nil {
+			continue
+		}
+		boff := b * BlockSize
+		bn := min(int64(BlockSize), w.File.size-boff)
+		if k := len(missing) - 1; k >= 0 && missing[k].off+missing[k].n == boff && missing[k].n+bn <= pieceSize {
+			missing[k].n += bn
+		} else {
+			missing = append(missing, piece{off: boff, n: bn})
+		}
+		need += bn
+	}
+	if 2*need < n {
+		return nil
+	}
+	// Room: the least recently used unpinned extents go (those behind the
+	// reader); what still does not fit is left for later.
+	for len(missing) > 0 && cache.bytes+cache.reserved+need > cache.limit {
+		back := cache.lru.Back()
+		for back != nil && back.Value.(*extent).pins > 0 {
+			back = back.Prev()
+		}
+		if back == nil {
+			k := len(missing) - 1
+			need -= missing[k].n
+			missing = missing[:k]
+			continue
+		}
+		evictLocked(back.Value.(*extent))
+	}
+	cache.reserved += need
+	for i := range missing {
+		m := &missing[i]
+		m.f = &flight{off: m.off, n: m.n, done: make(chan struct{})}
+		for b := m.off / BlockSize; b*BlockSize < m.off+m.n; b++ {
+			w.inflight[b] = m.f
+		}
+	}
+	return missing
+}
+
+// pinSet is the extents one Ensure has pinned.
+type pinSet struct {
+	mu   sync.Mutex
+	list []*extent
+	has  map[*extent]bool
+}
+
+func (p *pinSet) add(e *extent) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.has[e] {
+		return false
+	}
+	if p.has == nil {
+		p.has = map[*extent]bool{}
+	}
+	p.has[e] = true
+	p.list = append(p.list, e)
+	return true
+}
+
+// A flight is a piece being fetched: other readers of its blocks wait
+// for done.
+type flight struct {
+	off, n int64
+	done   chan struct{}
+}
+
+type piece struct {
+	off, n int64
+	f      *flight
+}
+
+// pinAndPlan pins the fetched extents over blocks [first, last] not
+// pinned by pins yet, makes room for the missing blocks and marks them
+// in flight, returning them as pieces, and the flights of other callers
+// that hold some of the blocks.
+func (w *Window) pinAndPlan(first, last int64, pins *pinSet) (missing []piece, waits []*flight, need int64, err error) {
+	cache.Lock()
+	defer cache.Unlock()
+	if w.closed {
+		return nil, nil, 0, fmt.Errorf("%s: closed", w.File.Target)
+	}
+	for b := first; b <= last; b++ {
 		if e := w.owner[b]; e != nil {
-			if len(pins) == 0 || pins[len(pins)-1] != e {
+			if pins.add(e) {
 				pin(e)
-				pins = append(pins, e)
+			}
+			continue
+		}
+		if f := w.inflight[b]; f != nil {
+			if k := len(waits) - 1; k < 0 || waits[k] != f {
+				waits = append(waits, f)
 			}
 			continue
 		}
@@ -306,25 +450,30 @@ func (w *Window) pinAndPlan(first, last int64) ([]*extent, []piece, error) {
 		if k := len(missing) - 1; k >= 0 && missing[k].off+missing[k].n == boff && missing[k].n+bn <= pieceSize {
 			missing[k].n += bn
 		} else {
-			missing = append(missing, piece{boff, bn})
+			missing = append(missing, piece{off: boff, n: bn})
 		}
 		need += bn
 	}
-	for cache.bytes+need > cache.limit {
+	for cache.bytes+cache.reserved+need > cache.limit {
 		back := cache.lru.Back()
 		for back != nil && back.Value.(*extent).pins > 0 {
 			back = back.Prev()
 		}
 		if back == nil {
-			for _, e := range pins {
-				unpinLocked(e)
-			}
-			return nil, nil, fmt.Errorf("%w: %d more bytes are needed of %s beside %d bytes in use (the budget is %d bytes; raise it with --remote-cache or %s)",
-				ErrCacheFull, need, w.File.Target, cache.pinned, cache.limit, CacheEnv)
+			return nil, nil, 0, fmt.Errorf("%w: %d more bytes are needed of %s beside %d bytes in use (the budget is %d bytes; raise it with --remote-cache or %s)",
+				ErrCacheFull, need, w.File.Target, cache.pinned+cache.reserved, cache.limit, CacheEnv)
 		}
 		evictLocked(back.Value.(*extent))
 	}
-	return pins, missing, nil
+	cache.reserved += need
+	for i := range missing {
+		m := &missing[i]
+		m.f = &flight{off: m.off, n: m.n, done: make(chan struct{})}
+		for b := m.off / BlockSize; b*BlockSize < m.off+m.n; b++ {
+			w.inflight[b] = m.f
+		}
+	}
+	return missing, waits, need, nil
 }
 
 func pin(e *extent) {
@@ -361,12 +510,17 @@ func evictLocked(e *extent) {
 	e.w.reg.drop(e.off, e.n)
 }
 
+// Requests in flight at once, over all windows, and per Ensure.
+var fetchSlots = make(chan struct{}, maxFetches)
+
+const maxFetches = 16
+
 // fetch gets the pieces in parallel and maps each as it arrives, pinned
-// (appended to pins).
-func (w *Window) fetch(ctx context.Context, pieces []piece, total int64, progress func(done, total int64), pins *[]*extent) error {
+// (added to pins) unless pins is nil. Every piece's flight ends, fetched
+// or not.
+func (w *Window) fetch(ctx context.Context, pieces []piece, report func(int64), pins *pinSet) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var done atomic.Int64
 	var mu sync.Mutex
 	var firstErr error
 	next := make(chan piece)
@@ -376,30 +530,24 @@ func (w *Window) fetch(ctx context.Context, pieces []piece, total int64, progres
 		go func() {
 			defer wg.Done()
 			for p := range next {
-				var last int64
-				err := w.fetchPiece(ctx, p, func(n int64) {
-					d := done.Add(n - last)
-					last = n
-					if progress != nil {
-						progress(d, total)
-					}
-				})
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = err
-					cancel()
-				}
+				err := ctx.Err()
 				if err == nil {
-					*pins = append(*pins, w.extentsOf(p)...)
+					err = w.fetchPiece(ctx, p, report, pins)
+				} else {
+					w.land(p, false, nil)
 				}
-				mu.Unlock()
+				if err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = err
+						cancel()
+					}
+					mu.Unlock()
+				}
 			}
 		}()
 	}
 	for _, p := range pieces {
-		if ctx.Err() != nil {
-			break
-		}
 		next <- p
 	}
 	close(next)
@@ -410,61 +558,117 @@ func (w *Window) fetch(ctx context.Context, pieces []piece, total int64, progres
 	return firstErr
 }
 
-// fetchPiece reads a piece straight into the block file (through a
-// writable mapping of its own) and then maps it into the window, pinned.
-func (w *Window) fetchPiece(ctx context.Context, p piece, progress func(int64)) error {
-	buf, unmap, err := w.reg.staging(p.off, p.n)
-	if err != nil {
-		return err
+// Buffers the fetched bytes pass through, kept for the process's life:
+// memory it has written before is much cheaper to receive into than new
+// pages (about 2 GB/s against 0.3 GB/s for a new mapping on the 2-core
+// VM; see docs/PERFORMANCE.md), and the block file is then written by
+// the kernel.
+var buffers = make(chan []byte, maxFetches)
+
+const bufferSize = 1 << 20
+
+func getBuffer() []byte {
+	select {
+	case b := <-buffers:
+		return b
+	default:
+		return make([]byte, bufferSize)
 	}
-	err = w.File.ReadAt(ctx, buf, p.off, progress)
-	unmap()
-	if err != nil {
-		w.reg.discard(p.off, p.n)
-		return err
-	}
-	return w.record(p.off, p.n, true)
 }
 
-// extentsOf returns the extents a fetched piece was entered as.
-func (w *Window) extentsOf(p piece) []*extent {
+func putBuffer(b []byte) {
+	select {
+	case buffers <- b:
+	default:
+	}
+}
+
+// fetchPiece reads a piece into the block file, through a reused buffer,
+// maps it into the window and enters it in the cache, pinned.
+func (w *Window) fetchPiece(ctx context.Context, p piece, report func(int64), pins *pinSet) error {
+	select {
+	case fetchSlots <- struct{}{}:
+	case <-ctx.Done():
+		w.land(p, false, nil)
+		return ctx.Err()
+	}
+	buf := getBuffer()
+	var last int64
+	err := w.File.CopyAt(ctx, w.reg, buf, p.off, p.n, func(n int64) {
+		report(n - last)
+		last = n
+	})
+	putBuffer(buf)
+	<-fetchSlots
+	if err != nil {
+		w.mapMu.RLock()
+		if !w.closing {
+			w.reg.discard(p.off, p.n)
+		}
+		w.mapMu.RUnlock()
+		w.land(p, false, nil)
+		return err
+	}
+	return w.land(p, true, pins)
+}
+
+// land ends a piece's flight: when fetched, its bytes are mapped and
+// entered, pinned in pins unless pins is nil; when not, the blocks are
+// free to fetch again.
+func (w *Window) land(p piece, fetched bool, pins *pinSet) (err error) {
+	if fetched {
+		// Mapped outside the cache's lock (populating the pages takes a
+		// while, and other pieces map at the same time), but under the
+		// window's mapping lock, so that Close never unmaps the window
+		// while a piece is being mapped into it.
+		w.mapMu.RLock()
+		if w.closing {
+			err = fmt.Errorf("%s: closed", w.File.Target)
+		} else {
+			err = w.reg.publish(p.off, p.n)
+		}
+		w.mapMu.RUnlock()
+	}
 	cache.Lock()
-	defer cache.Unlock()
-	var out []*extent
-	for o := p.off; o < p.off+p.n; o += extentSize {
-		if e := w.owner[o/BlockSize]; e != nil {
-			out = append(out, e)
+	cache.reserved -= p.n
+	for b := p.off / BlockSize; b*BlockSize < p.off+p.n; b++ {
+		if w.inflight[b] == p.f {
+			delete(w.inflight, b)
 		}
 	}
-	return out
-}
-
-// store maps data at off as one extent, pinned when pinned is set.
-func (w *Window) store(off int64, data []byte, pinned bool) error {
-	return w.enter(off, int64(len(data)), pinned, func() error { return w.reg.fill(off, data) })
-}
-
-// record maps bytes [off, off+n) of the block file into the window and
-// enters them in the cache.
-func (w *Window) record(off, n int64, pinned bool) error {
-	return w.enter(off, n, pinned, func() error { return w.reg.publish(off, n) })
-}
-
-// enter maps an extent (under the cache's lock, so that a window closed
-// meanwhile, whose address space is gone, is never mapped into) and
-// enters it in the cache.
-func (w *Window) enter(off, n int64, pinned bool, mapIt func() error) error {
-	cache.Lock()
-	defer cache.Unlock()
-	if w.closed {
-		return fmt.Errorf("%s: closed", w.File.Target)
+	if fetched && err == nil {
+		if w.closed {
+			err = fmt.Errorf("%s: closed", w.File.Target)
+		} else {
+			for _, e := range w.enterLocked(p.off, p.n, pins != nil) {
+				if pins != nil {
+					pins.add(e)
+				}
+			}
+		}
 	}
-	if err := mapIt(); err != nil {
+	cache.Unlock()
+	close(p.f.done)
+	return err
+}
+
+// store maps data at off as one extent, unpinned (the first block, read
+// when the window opens).
+func (w *Window) store(off int64, data []byte) error {
+	if err := w.reg.fill(off, data); err != nil {
 		return err
 	}
-	// Entered in extents of at most extentSize bytes, so that a range
-	// pinned at a fetch's edge (a block two tensors share) holds little
-	// of it.
+	cache.Lock()
+	defer cache.Unlock()
+	w.enterLocked(off, int64(len(data)), false)
+	return nil
+}
+
+// enterLocked enters mapped bytes [off, off+n) in the cache, in extents
+// of at most extentSize bytes, so that a range pinned at a fetch's edge
+// (a block two tensors share) holds little of it.
+func (w *Window) enterLocked(off, n int64, pinned bool) []*extent {
+	var out []*extent
 	for o := off; o < off+n; o += extentSize {
 		e := &extent{w: w, off: o, n: min(extentSize, off+n-o)}
 		e.elem = cache.lru.PushFront(e)
@@ -476,8 +680,9 @@ func (w *Window) enter(off, n int64, pinned bool, mapIt func() error) error {
 		for b := o / BlockSize; b*BlockSize < o+e.n; b++ {
 			w.owner[b] = e
 		}
+		out = append(out, e)
 	}
-	return nil
+	return out
 }
 
 // extentSize is the largest unit the cache pins and drops.

@@ -57,21 +57,16 @@ func blockFile() (*os.File, error) {
 	return f, nil
 }
 
-// staging returns a writable mapping of the block file's bytes [off,
-// off+n), at an address of its own (the window's stays unreadable until
-// publish), for a fetch to read into without a copy; done unmaps it.
-func (r *region) staging(off, n int64) (buf []byte, done func(), err error) {
-	m, err := unix.Mmap(int(r.file.Fd()), off, int(roundUp(n, int64(pageSize))), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED|unix.MAP_POPULATE)
-	if err != nil {
-		return nil, nil, fmt.Errorf("mapping a buffer for fetched bytes: %v", err)
-	}
-	return m[:n], func() { unix.Munmap(m) }, nil
-}
+// WriteAt stores fetched bytes in the block file (the kernel writes them
+// through its own mapping of memory: no page of the process's is new).
+func (r *region) WriteAt(b []byte, off int64) (int, error) { return r.file.WriteAt(b, off) }
 
 // publish maps the block file's bytes [off, off+n), stored through
-// staging, readable in the window.
+// WriteAt, readable in the window, its pages mapped in at once (in one
+// call into the kernel, by the fetching goroutine, rather than one fault
+// at a time by the reader).
 func (r *region) publish(off, n int64) error {
-	return r.mapFixed(off, n)
+	return r.mapFixed(off, n, unix.MAP_POPULATE)
 }
 
 // discard frees the block file's bytes [off, off+n) of a failed fetch.
@@ -84,13 +79,13 @@ func (r *region) fill(off int64, data []byte) error {
 	if _, err := r.file.WriteAt(data, off); err != nil {
 		return fmt.Errorf("storing fetched bytes: %v", err)
 	}
-	return r.mapFixed(off, int64(len(data)))
+	return r.mapFixed(off, int64(len(data)), 0)
 }
 
-func (r *region) mapFixed(off, n int64) error {
+func (r *region) mapFixed(off, n int64, flags int) error {
 	n = roundUp(n, int64(pageSize))
 	addr := unsafe.Pointer(unsafe.SliceData(r.full[off:]))
-	_, err := unix.MmapPtr(int(r.file.Fd()), off, addr, uintptr(n), unix.PROT_READ, unix.MAP_SHARED|unix.MAP_FIXED)
+	_, err := unix.MmapPtr(int(r.file.Fd()), off, addr, uintptr(n), unix.PROT_READ, unix.MAP_SHARED|unix.MAP_FIXED|flags)
 	if err != nil {
 		return fmt.Errorf("mapping fetched bytes: %v", err)
 	}

@@ -14,8 +14,6 @@ func (r *region) fill(off int64, data []byte) error { return errors.New("unsuppo
 func (r *region) drop(off, n int64)                 {}
 func (r *region) close() error                      { return nil }
 
-func (r *region) staging(off, n int64) ([]byte, func(), error) {
-	return nil, nil, errors.New("unsupported")
-}
-func (r *region) publish(off, n int64) error { return errors.New("unsupported") }
-func (r *region) discard(off, n int64)       {}
+func (r *region) WriteAt(b []byte, off int64) (int, error) { return 0, errors.New("unsupported") }
+func (r *region) publish(off, n int64) error               { return errors.New("unsupported") }
+func (r *region) discard(off, n int64)                     {}

@@ -48,6 +48,8 @@ type Server struct {
 
 	requests atomic.Int64
 	bytes    atomic.Int64
+	active   atomic.Int64 // requests being answered
+	peak     atomic.Int64 // most requests answered at once
 }
 
 // New starts a server of dir's files; Close it when done.
@@ -64,7 +66,11 @@ func (s *Server) URLOf(name string) string { return s.Server.URL + "/" + name }
 func (s *Server) Traffic() (requests, bytes int64) { return s.requests.Load(), s.bytes.Load() }
 
 // ResetTraffic zeroes the counters.
-func (s *Server) ResetTraffic() { s.requests.Store(0); s.bytes.Store(0) }
+func (s *Server) ResetTraffic() { s.requests.Store(0); s.bytes.Store(0); s.peak.Store(0) }
+
+// Peak returns the most requests answered at once since the last
+// ResetTraffic.
+func (s *Server) Peak() int64 { return s.peak.Load() }
 
 type countingWriter struct {
 	http.ResponseWriter
@@ -110,6 +116,13 @@ func (w *countingWriter) ReadFrom(r io.Reader) (int64, error) {
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	n := s.requests.Add(1)
+	for a := s.active.Add(1); ; {
+		p := s.peak.Load()
+		if a <= p || s.peak.CompareAndSwap(p, a) {
+			break
+		}
+	}
+	defer s.active.Add(-1)
 	s.Mu.Lock()
 	f := s.Faults
 	s.Auth = append(s.Auth, r.Header.Get("Authorization"))
