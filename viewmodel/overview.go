@@ -10,6 +10,7 @@ import (
 
 	"tensorscope/formats"
 	"tensorscope/viewmodel/summary"
+	"tensorscope/viewmodel/textfmt"
 )
 
 // Overview is the state of a document's Overview tab: the model summary,
@@ -85,7 +86,7 @@ func (d *Doc) Overview() *Overview {
 	d.overview, d.overviewOf = o, d.Doc
 	o.refilter()
 	if b := o.Model.Totals.Bytes; d.Doc.Remote() && b >= formats.RemoteNoteMin {
-		o.Deferred = "Summarising reads all " + FormatBytes(b) + " of the tensors from the server"
+		o.Deferred = "Summarising reads all " + textfmt.Bytes(b) + " of the tensors from the server"
 	} else {
 		o.Start()
 	}
