@@ -171,7 +171,7 @@ func metaSummary(m *formats.Meta) string {
 
 func tensorDetails(e *formats.TensorEntry) string {
 	var parts []string
-	for _, a := range e.Attrs {
+	for _, a := range e.Attributes() {
 		parts = append(parts, a.Name+"="+viewmodel.FormatValue(a.Value))
 	}
 	if q := e.Quant; q != nil {

@@ -175,9 +175,9 @@ func appendTensorJSON(b []byte, t *TensorEntry) ([]byte, error) {
 		}
 		b = append(append(b, `,"quant":`...), v...)
 	}
-	if len(t.Attrs) > 0 {
+	if attrs := t.Attributes(); len(attrs) > 0 {
 		var err error
-		if b, err = attrList(t.Attrs).appendJSON(append(b, `,"attrs":`...)); err != nil {
+		if b, err = attrList(attrs).appendJSON(append(b, `,"attrs":`...)); err != nil {
 			return nil, err
 		}
 	}
