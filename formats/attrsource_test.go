@@ -39,4 +39,3 @@ func TestAttributesFromSource(t *testing.T) {
 		t.Fatalf("JSON %s lacks %s", b, want)
 	}
 }
-
