@@ -103,13 +103,37 @@ func decodeFile(src *formats.Source) (*formats.Document, error) {
 	return doc, nil
 }
 
+// listing is a tensor's entry together with the storage of its
+// attributes and loader; a header's listings are one allocation (see
+// header.listing), not three per tensor.
+type listing struct {
+	te    formats.TensorEntry
+	attrs [2]formats.Attr // the dtype, and an index's shard
+	e     *entry
+	off   int64
+	open  func() (*tensor.Storage, error)
+}
+
+func (l *listing) load(context.Context) (*tensor.Tensor, error) {
+	st, err := l.open()
+	if err != nil {
+		return nil, err
+	}
+	return tensor.New(st, l.off, l.e.dtype, l.e.shape)
+}
+
 // tensorEntry lists e, loading its data from the storage that open returns
-// (the mapped file, or a shard mapped on first use).
+// (the mapped file, or a shard mapped on first use). It is e's one entry.
 func (h *header) tensorEntry(e *entry, open func() (*tensor.Storage, error)) *formats.TensorEntry {
-	te := &formats.TensorEntry{Name: e.name, DType: e.dtype, Shape: e.shape,
+	if h.listings == nil {
+		h.listings = make([]listing, len(h.tensors))
+	}
+	l := &h.listings[e.index]
+	l.attrs[0] = formats.Attr{Name: "safetensors dtype", Value: dtypeValue(e.dtypeName)}
+	l.te = formats.TensorEntry{Name: e.name, DType: e.dtype, Shape: e.shape,
 		Offset: h.bufferStart() + e.start, NBytes: e.end - e.start, Role: formats.RoleWeight,
-		Attrs: make([]formats.Attr, 1, 2)}
-	te.Attrs[0] = formats.Attr{Name: "safetensors dtype", Value: dtypeValue(e.dtypeName)}
+		Attrs: l.attrs[:1:2]}
+	te := &l.te
 	switch {
 	case e.problem != "":
 		te.Note = e.problem
@@ -119,14 +143,8 @@ func (h *header) tensorEntry(e *entry, open func() (*tensor.Storage, error)) *fo
 	case !viewable(e.dtype):
 		te.Note = fmt.Sprintf("%s data is listed, but the tensor core cannot view packed %s elements yet", e.dtypeName, e.dtype)
 	default:
-		off, dt, shape := h.bufferStart()+e.start, e.dtype, e.shape
-		te.SetLoader(func(context.Context) (*tensor.Tensor, error) {
-			st, err := open()
-			if err != nil {
-				return nil, err
-			}
-			return tensor.New(st, off, dt, shape)
-		})
+		l.e, l.off, l.open = e, h.bufferStart()+e.start, open
+		te.SetLoader(l.load)
 	}
 	return te
 }

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
+	"unsafe"
 
 	"tensorscope/formats"
 	"tensorscope/tensor"
@@ -23,7 +25,7 @@ type index struct {
 // placement is a weight_map entry: the tensor's name, its shard (an index
 // into files) and the entry's offset in the index.
 type placement struct {
-	name string
+	name string // a view of the index's text (see readWeightMap)
 	file int
 	at   int64
 }
@@ -33,11 +35,12 @@ func parseIndex(text []byte) (*index, error) {
 	// not rehash its way up to 30,000 names.
 	ix := &index{mapAt: -1}
 	sc := &scanner{b: text}
-	err := sc.members(func(key string, keyAt int) error {
-		if key == "weight_map" {
+	err := sc.members(func(k []byte, keyAt int) error {
+		if string(k) == "weight_map" {
 			ix.mapAt = int64(keyAt)
 			return ix.readWeightMap(sc, len(text)/64)
 		}
+		key := string(k)
 		raw, err := sc.value(0)
 		if err != nil {
 			return err
@@ -69,29 +72,38 @@ func parseIndex(text []byte) (*index, error) {
 }
 
 // readWeightMap reads the weight_map's entries; sizeHint guesses their
-// number.
+// number. Names are views of the text, as strings (unsafe.String), which
+// lives as long as the decode that reads the index: nothing keeps them
+// past it (a listed tensor takes its name from its shard's header, and
+// one without a shard a copy). A checkpoint of 30,000 tensors needs no
+// copy of each name, nor of its shard's file name.
 func (ix *index) readWeightMap(sc *scanner, sizeHint int) error {
 	// Sized once, the set does not rehash its way up to 30,000 names.
 	seen := make(map[string]struct{}, sizeHint)
 	ix.weights = make([]placement, 0, sizeHint)
 	fileIndex := map[string]int{}
 	last := -1 // the previous entry's shard: entries come grouped by shard
-	return sc.members(func(name string, keyAt int) error {
-		file, err := sc.str()
+	return sc.members(func(key []byte, keyAt int) error {
+		file, err := sc.strBytes()
 		if err != nil {
 			return err
+		}
+		var name string
+		if len(key) > 0 {
+			name = unsafe.String(&key[0], len(key))
 		}
 		n := len(seen)
 		seen[name] = struct{}{}
 		if len(seen) == n {
 			return nil // named before: the first entry stands
 		}
-		if last < 0 || ix.files[last] != file {
-			i, known := fileIndex[file]
+		if last < 0 || ix.files[last] != string(file) {
+			i, known := fileIndex[string(file)]
 			if !known {
 				i = len(ix.files)
-				fileIndex[file] = i
-				ix.files = append(ix.files, file)
+				f := string(file)
+				fileIndex[f] = i
+				ix.files = append(ix.files, f)
 				ix.fileAt = append(ix.fileAt, int64(keyAt))
 			}
 			last = i
@@ -163,12 +175,14 @@ func openShards(doc *formats.Document, indexPath string, files []string, fileAt 
 	out := make([]*shardInfo, len(files))
 	next := make(chan int)
 	var wg sync.WaitGroup
+	resolver := formats.NewInsideResolver(indexPath)
 	for range min(formats.HeaderReaders(indexPath), len(files)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var buf []byte // one header's text at a time: parseHeader keeps none of it
 			for i := range next {
-				out[i] = readShard(indexPath, files[i])
+				out[i] = readShard(resolver, files[i], &buf)
 			}
 		}()
 	}
@@ -186,16 +200,16 @@ func openShards(doc *formats.Document, indexPath string, files []string, fileAt 
 // readShard resolves and reads one shard's header. A shard that escapes
 // the index's folder, is missing or unreadable keeps why in problem: its
 // tensors are listed without data.
-func readShard(indexPath, file string) *shardInfo {
+func readShard(resolver *formats.InsideResolver, file string, buf *[]byte) *shardInfo {
 	s := &shardInfo{file: file, fileAttr: file}
-	path, err := formats.ResolveInside(indexPath, file)
+	path, err := resolver.Resolve(file)
 	if err != nil {
 		s.problem = fmt.Errorf("shard %q refused: %v", file, err)
 		s.note = fmt.Sprintf("shard path refused: %v", err)
 		return s
 	}
 	s.path = path
-	h, size, err := readShardHeader(path)
+	h, size, err := readShardHeader(path, buf)
 	switch {
 	case os.IsNotExist(err):
 		s.problem = fmt.Errorf("shard %s is missing: its tensors are listed without data", file)
@@ -225,10 +239,16 @@ func (s *shardInfo) record(doc *formats.Document, at int64) {
 	s.storage = s.shard.Storage
 }
 
-// readShardHeader reads a shard's header with two reads, without mapping
-// the shard: opening a checkpoint of a hundred shards maps none of them.
-func readShardHeader(path string) (h *header, size int64, err error) {
-	size, err = formats.ReadHeader(path, 8, func(prefix []byte, size int64) (int64, error) {
+// firstRead is how much of a shard readShardHeader reads at once: the
+// length and, in one read, the header of a few hundred tensors (a
+// checkpoint's shards hold some 300 in 30 KB).
+const firstRead = 64 << 10
+
+// readShardHeader reads a shard's header into *buf (reused from shard to
+// shard), usually with one read, without mapping the shard: opening a
+// checkpoint of a hundred shards maps none of them.
+func readShardHeader(path string, buf *[]byte) (h *header, size int64, err error) {
+	size, err = formats.ReadHeaderInto(buf, path, firstRead, func(prefix []byte, size int64) (int64, error) {
 		n, err := headerSize(prefix, size)
 		if err != nil || int64(len(prefix)) < 8+n {
 			return 8 + n, err
@@ -246,13 +266,13 @@ func readShardHeader(path string) (h *header, size int64, err error) {
 // tensor lists name as the shard's header describes it.
 func (s *shardInfo) tensor(doc *formats.Document, name string, at int64) *formats.TensorEntry {
 	if s.header == nil {
-		return &formats.TensorEntry{Name: name, Offset: -1, Role: formats.RoleWeight, Note: s.note,
+		return &formats.TensorEntry{Name: strings.Clone(name), Offset: -1, Role: formats.RoleWeight, Note: s.note,
 			Attrs: []formats.Attr{{Name: "shard", Value: s.fileAttr}}}
 	}
 	e := s.header.byName[name]
 	if e == nil {
 		doc.Warn(at, "tensor %q: the weight_map puts it in %s, whose header does not list it", name, s.file)
-		return &formats.TensorEntry{Name: name, Offset: -1, Role: formats.RoleWeight,
+		return &formats.TensorEntry{Name: strings.Clone(name), Offset: -1, Role: formats.RoleWeight,
 			Note: fmt.Sprintf("not in shard %s", s.file), Attrs: []formats.Attr{{Name: "shard", Value: s.fileAttr}}}
 	}
 	s.listed[e.index] = true
@@ -289,8 +309,9 @@ func plural(n int, noun string) string {
 // exists is mapped only to sniff it. Nil when it is safetensors, or no
 // shard can be read, or its format is unknown.
 func shardFormat(src *formats.Source, ix *index) *formats.Format {
+	resolver := formats.NewInsideResolver(src.Path)
 	for _, file := range ix.files {
-		path, err := formats.ResolveInside(src.Path, file)
+		path, err := resolver.Resolve(file)
 		if err != nil {
 			continue
 		}
