@@ -60,16 +60,33 @@ func decode(src *formats.Source) (*formats.Document, error) {
 	if !sniffFile(src.Data) && sniffIndex(src.Data) {
 		// Parsed once: 30,000 entries parsed again to find the first
 		// shard cost a quarter of opening a large checkpoint.
-		ix, err := parseIndex(src.Data)
+		// Shards named .safetensors are read while the index is parsed;
+		// others (a PyTorch index's) wait for shardFormat.
+		r := newShardReader(src.Path)
+		defer r.stop()
+		ix, err := parseIndex(src.Data, func(i int, file string) {
+			if strings.HasSuffix(file, ".safetensors") {
+				r.read(i, file)
+			}
+		})
+		read := r.wait(len(ixFiles(ix)))
 		if err != nil {
 			return nil, err
 		}
 		if f := shardFormat(src, ix); f != nil {
 			return f.Decode(src)
 		}
-		return decodeIndex(src, ix)
+		return decodeIndex(src, ix, read)
 	}
 	return decodeFile(src)
+}
+
+// ixFiles is the index's shard files, none when there is no index.
+func ixFiles(ix *index) []string {
+	if ix == nil {
+		return nil
+	}
+	return ix.files
 }
 
 // decodeFile reads one safetensors file (a whole checkpoint or one shard).

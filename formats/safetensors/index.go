@@ -30,7 +30,10 @@ type placement struct {
 	at   int64
 }
 
-func parseIndex(text []byte) (*index, error) {
+// parseIndex parses the index text. onFile, when not nil, is told each
+// shard file as the weight_map first names it (i counts from 0), so that
+// its header can be read while the rest of the index is parsed.
+func parseIndex(text []byte, onFile func(i int, file string)) (*index, error) {
 	// A weight_map entry takes some 60 bytes: sized once, the map does
 	// not rehash its way up to 30,000 names.
 	ix := &index{mapAt: -1}
@@ -38,7 +41,7 @@ func parseIndex(text []byte) (*index, error) {
 	err := sc.members(func(k []byte, keyAt int) error {
 		if string(k) == "weight_map" {
 			ix.mapAt = int64(keyAt)
-			return ix.readWeightMap(sc, len(text)/64)
+			return ix.readWeightMap(sc, len(text)/64, onFile)
 		}
 		key := string(k)
 		raw, err := sc.value(0)
@@ -77,7 +80,7 @@ func parseIndex(text []byte) (*index, error) {
 // past it (a listed tensor takes its name from its shard's header, and
 // one without a shard a copy). A checkpoint of 30,000 tensors needs no
 // copy of each name, nor of its shard's file name.
-func (ix *index) readWeightMap(sc *scanner, sizeHint int) error {
+func (ix *index) readWeightMap(sc *scanner, sizeHint int, onFile func(i int, file string)) error {
 	// Sized once, the set does not rehash its way up to 30,000 names.
 	seen := make(map[string]struct{}, sizeHint)
 	ix.weights = make([]placement, 0, sizeHint)
@@ -105,6 +108,9 @@ func (ix *index) readWeightMap(sc *scanner, sizeHint int) error {
 				fileIndex[f] = i
 				ix.files = append(ix.files, f)
 				ix.fileAt = append(ix.fileAt, int64(keyAt))
+				if onFile != nil {
+					onFile(i, f)
+				}
 			}
 			last = i
 		}
@@ -121,16 +127,30 @@ type shardInfo struct {
 	problem  error  // why the header could not be read, as a warning
 	header   *header
 	listed   []bool // by index into header.tensors: the weight_map puts it here
-	shard    *formats.Shard
-	storage  func() (*tensor.Storage, error) // the shard's data, mapped on first use
-	note     string                          // why its tensors have no data
+	shard    *formats.Shard // set by record, before any tensor is loaded
+	note     string         // why its tensors have no data
 	size     int64
+}
+
+// storage maps the shard on first use (see formats.Shard.Storage).
+func (s *shardInfo) storage() (*tensor.Storage, error) { return s.shard.Storage() }
+
+// listAll makes every tensor's entry of the shard's header (header.listings),
+// each with its shard as an attribute; the weight_map then picks them.
+func (s *shardInfo) listAll() {
+	open := s.storage
+	for _, e := range s.header.tensors {
+		te := s.header.tensorEntry(e, open)
+		te.Attrs = append(te.Attrs, formats.Attr{Name: "shard", Value: s.fileAttr})
+	}
 }
 
 // decodeIndex opens a sharded checkpoint, whose index ix is: the index
 // names every tensor's shard; each shard's header is read now (without
 // mapping the shard), its data mapped on first use.
-func decodeIndex(src *formats.Source, ix *index) (*formats.Document, error) {
+// read holds the shards already read (by index into ix.files); the others
+// are read now.
+func decodeIndex(src *formats.Source, ix *index, read []*shardInfo) (*formats.Document, error) {
 	doc := src.NewDocument(format, "index")
 	doc.HeaderSpan = formats.Span{Offset: 0, Len: int64(len(src.Data))}
 	doc.Header = []formats.HeaderField{{Name: "weight_map", Offset: ix.mapAt, Size: int(int64(len(src.Data)) - ix.mapAt),
@@ -139,7 +159,7 @@ func decodeIndex(src *formats.Source, ix *index) (*formats.Document, error) {
 	if ix.metadata != nil {
 		doc.Metadata.Add(ix.metadata)
 	}
-	shards := openShards(doc, src.Path, ix.files, ix.fileAt)
+	shards := openShards(doc, src.Path, ix.files, ix.fileAt, read)
 	shardList := formats.NewList("shards")
 	for i, s := range shards {
 		file := s.file
@@ -168,32 +188,95 @@ func decodeIndex(src *formats.Source, ix *index) (*formats.Document, error) {
 	return doc, nil
 }
 
-// openShards reads the shards' headers, several at a time (a checkpoint
-// has a hundred), and then records each in doc in the index's order, so
-// that warnings come out the same on every run.
-func openShards(doc *formats.Document, indexPath string, files []string, fileAt []int64) []*shardInfo {
-	out := make([]*shardInfo, len(files))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	resolver := formats.NewInsideResolver(indexPath)
-	for range min(formats.HeaderReaders(indexPath), len(files)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var buf []byte // one header's text at a time: parseHeader keeps none of it
-			for i := range next {
-				out[i] = readShard(resolver, files[i], &buf)
-			}
-		}()
+// openShards reads the headers of the shards not read yet, several at a
+// time (a checkpoint has a hundred), and then records each in doc in the
+// index's order, so that warnings come out the same on every run.
+func openShards(doc *formats.Document, indexPath string, files []string, fileAt []int64, read []*shardInfo) []*shardInfo {
+	r := newShardReader(indexPath)
+	for i, file := range files {
+		if i >= len(read) || read[i] == nil {
+			r.read(i, file)
+		}
 	}
-	for i := range files {
-		next <- i
+	out := r.wait(len(files))
+	for i := range out {
+		if i < len(read) && read[i] != nil {
+			out[i] = read[i]
+		}
+		out[i].record(doc, fileAt[i])
 	}
-	close(next)
-	wg.Wait()
-	for i, s := range out {
-		s.record(doc, fileAt[i])
+	return out
+}
+
+// shardReader reads shards' headers on a few goroutines (HeaderReaders),
+// started with the first shard: decode hands it each shard as parsing the
+// index first names it, so that reading the headers (and making their
+// tensors' entries) runs beside the rest of the parse.
+type shardReader struct {
+	indexPath string
+	resolver  *formats.InsideResolver
+	jobs      chan shardJob
+	wg        sync.WaitGroup
+	mu        sync.Mutex
+	out       []*shardInfo // by index; grown under mu
+	stopped   bool
+}
+
+type shardJob struct {
+	i    int
+	file string
+}
+
+func newShardReader(indexPath string) *shardReader {
+	return &shardReader{indexPath: indexPath, resolver: formats.NewInsideResolver(indexPath)}
+}
+
+// read queues shard i.
+func (r *shardReader) read(i int, file string) {
+	if r.jobs == nil {
+		r.jobs = make(chan shardJob, 64)
+		for range formats.HeaderReaders(r.indexPath) {
+			r.wg.Add(1)
+			go r.work()
+		}
 	}
+	r.jobs <- shardJob{i, file}
+}
+
+func (r *shardReader) work() {
+	defer r.wg.Done()
+	var buf []byte // one header's text at a time: parseHeader keeps none of it
+	for j := range r.jobs {
+		s := readShard(r.resolver, j.file, &buf)
+		if s.header != nil {
+			s.listAll()
+		}
+		r.mu.Lock()
+		if j.i >= len(r.out) {
+			r.out = append(r.out, make([]*shardInfo, j.i+1-len(r.out))...)
+		}
+		r.out[j.i] = s
+		r.mu.Unlock()
+	}
+}
+
+// stop lets the goroutines finish what was queued and waits for them; it
+// may be called again. A decode that fails (or faults) midway stops them
+// with it, so that none outlives the decode.
+func (r *shardReader) stop() {
+	if r.jobs != nil && !r.stopped {
+		r.stopped = true
+		close(r.jobs)
+		r.wg.Wait()
+	}
+}
+
+// wait waits for every queued shard and returns them by index, n long
+// (nil for those not queued).
+func (r *shardReader) wait(n int) []*shardInfo {
+	r.stop()
+	out := make([]*shardInfo, n)
+	copy(out, r.out)
 	return out
 }
 
@@ -236,7 +319,6 @@ func (s *shardInfo) record(doc *formats.Document, at int64) {
 		doc.Warn(-1, "shard %s: %s", s.file, w)
 	}
 	s.shard = doc.AddShard(s.path)
-	s.storage = s.shard.Storage
 }
 
 // firstRead is how much of a shard readShardHeader reads at once: the
@@ -276,9 +358,7 @@ func (s *shardInfo) tensor(doc *formats.Document, name string, at int64) *format
 			Note: fmt.Sprintf("not in shard %s", s.file), Attrs: []formats.Attr{{Name: "shard", Value: s.fileAttr}}}
 	}
 	s.listed[e.index] = true
-	te := s.header.tensorEntry(e, s.storage)
-	te.Attrs = append(te.Attrs, formats.Attr{Name: "shard", Value: s.fileAttr})
-	return te
+	return &s.header.listings[e.index].te // made by listAll
 }
 
 func (s *shardInfo) meta() *formats.Meta {
