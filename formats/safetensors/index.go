@@ -126,7 +126,7 @@ type shardInfo struct {
 	path     string // resolved inside the index's folder
 	problem  error  // why the header could not be read, as a warning
 	header   *header
-	listed   []bool // by index into header.tensors: the weight_map puts it here
+	listed   []bool         // by index into header.tensors: the weight_map puts it here
 	shard    *formats.Shard // set by record, before any tensor is loaded
 	note     string         // why its tensors have no data
 	size     int64
