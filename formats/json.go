@@ -487,17 +487,27 @@ func appendJSONFloat(b []byte, f float64) []byte {
 // does by default, the HTML characters <, > and & and the line separators
 // U+2028 and U+2029; invalid UTF-8 becomes U+FFFD. Plain runs are copied
 // whole, so a 150,000-token vocabulary is written without a call per byte.
+// jsonPlain marks the bytes appendJSONString copies as they are: ASCII
+// but for control characters, the quote, the backslash and <, >, &
+// (escaped as encoding/json escapes them).
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 func appendJSONString(b []byte, s string) []byte {
 	const hexDigits = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if jsonPlain[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':

@@ -147,10 +147,9 @@ func (h *header) tensorEntry(e *entry, open func() (*tensor.Storage, error)) *fo
 	}
 	l := &h.listings[e.index]
 	l.attrs[0] = formats.Attr{Name: "safetensors dtype", Value: dtypeValue(e.dtypeName)}
-	l.te = formats.TensorEntry{Name: e.name, DType: e.dtype, Shape: e.shape,
-		Offset: h.bufferStart() + e.start, NBytes: e.end - e.start, Role: formats.RoleWeight,
-		Attrs: l.attrs[:1:2]}
-	te := &l.te
+	te := &l.te // zero: fields set one by one (a whole TensorEntry copied in is a bulk write barrier)
+	te.Name, te.DType, te.Shape = e.name, e.dtype, e.shape
+	te.Offset, te.NBytes, te.Role, te.Attrs = h.bufferStart()+e.start, e.end-e.start, formats.RoleWeight, l.attrs[:1:2]
 	switch {
 	case e.problem != "":
 		te.Note = e.problem

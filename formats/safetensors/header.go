@@ -29,12 +29,23 @@ type entry struct {
 type header struct {
 	size     int64 // bytes of JSON after the 8-byte length
 	tensors  []*entry
-	byName   map[string]*entry // the same tensors by name
+	byName   nameIndex // positions in tensors by name (see lookup)
 	metadata *formats.Meta     // __metadata__, nil when absent
 	metaAt   int64
 	metaSpan int64
 	warnings []formats.Warning
 	listings []listing // the tensors' entries, by index (see tensorEntry)
+}
+
+// nameAt is the name of tensor i, for byName.
+func (h *header) nameAt(i int) string { return h.tensors[i].name }
+
+// lookup returns the tensor named name, or nil.
+func (h *header) lookup(name string) *entry {
+	if i, ok := h.byName.find(name, h.nameAt); ok {
+		return h.tensors[i]
+	}
+	return nil
 }
 
 // bufferStart is the file offset of the data buffer.
@@ -72,7 +83,7 @@ func parseHeader(text []byte) (*header, error) {
 	// the entries, their shapes and names are carved from a few larger
 	// allocations (slabs) instead of four each.
 	estimate := len(text)/90 + 1
-	h.byName = make(map[string]*entry, estimate)
+	h.byName = newNameIndex(estimate)
 	h.tensors = make([]*entry, 0, estimate)
 	p := entryParser{entries: slab[entry]{chunk: estimate}, dims: slab[int]{chunk: 2 * estimate}, names: slab[byte]{chunk: len(text) / 3}}
 	err := sc.members(func(key []byte, keyAt int) error {
@@ -80,18 +91,14 @@ func parseHeader(text []byte) (*header, error) {
 		if string(key) == "__metadata__" {
 			return h.readMetadata(sc, at)
 		}
-		if h.byName[string(key)] != nil {
-			if _, err := p.read(sc, key, at); err != nil {
-				return err
-			}
-			h.warn(at, "tensor %q appears twice in the header: only the first is listed", key)
-			return nil
-		}
 		e, err := p.read(sc, key, at)
 		if err != nil {
 			return err
 		}
-		h.byName[e.name] = e
+		if _, dup := h.byName.add(e.name, len(h.tensors), h.nameAt); dup {
+			h.warn(at, "tensor %q appears twice in the header: only the first is listed", key)
+			return nil
+		}
 		e.index = len(h.tensors)
 		h.tensors = append(h.tensors, e)
 		return nil
@@ -143,6 +150,7 @@ type entryParser struct {
 	dims    slab[int]
 	names   slab[byte]
 	scratch [2][]int64 // shape and data_offsets as read
+	dtype   string     // the last dtype read
 }
 
 // headerErr places a scanning error in the file.
@@ -162,7 +170,13 @@ func (p *entryParser) read(sc *scanner, name []byte, at int64) (*entry, error) {
 		var err error
 		switch string(key) {
 		case "dtype":
-			f.dtype, err = sc.str()
+			var b []byte
+			if b, err = sc.strBytes(); err == nil {
+				if string(b) != p.dtype { // usually the previous tensor's
+					p.dtype = intern(b)
+				}
+				f.dtype = p.dtype
+			}
 			f.has |= hasDType
 		case "shape":
 			f.shape, err = sc.uints(f.shape[:0], name, "shape")

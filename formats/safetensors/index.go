@@ -81,9 +81,10 @@ func parseIndex(text []byte, onFile func(i int, file string)) (*index, error) {
 // one without a shard a copy). A checkpoint of 30,000 tensors needs no
 // copy of each name, nor of its shard's file name.
 func (ix *index) readWeightMap(sc *scanner, sizeHint int, onFile func(i int, file string)) error {
-	// Sized once, the set does not rehash its way up to 30,000 names.
-	seen := make(map[string]struct{}, sizeHint)
+	// Sized once, neither grows its way up to 30,000 names.
+	seen := newNameIndex(sizeHint)
 	ix.weights = make([]placement, 0, sizeHint)
+	nameAt := func(i int) string { return ix.weights[i].name }
 	fileIndex := map[string]int{}
 	last := -1 // the previous entry's shard: entries come grouped by shard
 	return sc.members(func(key []byte, keyAt int) error {
@@ -95,9 +96,7 @@ func (ix *index) readWeightMap(sc *scanner, sizeHint int, onFile func(i int, fil
 		if len(key) > 0 {
 			name = unsafe.String(&key[0], len(key))
 		}
-		n := len(seen)
-		seen[name] = struct{}{}
-		if len(seen) == n {
+		if _, dup := seen.add(name, len(ix.weights), nameAt); dup {
 			return nil // named before: the first entry stands
 		}
 		if last < 0 || ix.files[last] != string(file) {
@@ -351,7 +350,7 @@ func (s *shardInfo) tensor(doc *formats.Document, name string, at int64) *format
 		return &formats.TensorEntry{Name: strings.Clone(name), Offset: -1, Role: formats.RoleWeight, Note: s.note,
 			Attrs: []formats.Attr{{Name: "shard", Value: s.fileAttr}}}
 	}
-	e := s.header.byName[name]
+	e := s.header.lookup(name)
 	if e == nil {
 		doc.Warn(at, "tensor %q: the weight_map puts it in %s, whose header does not list it", name, s.file)
 		return &formats.TensorEntry{Name: strings.Clone(name), Offset: -1, Role: formats.RoleWeight,

@@ -104,6 +104,15 @@ func (s *scanner) str() (string, error) {
 	return intern(b), nil
 }
 
+// strPlain marks the bytes a string holds as they are: ASCII but for
+// control characters, the quote and the backslash.
+var strPlain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // strBytes reads a string: its bytes in the text when it has no escapes,
 // else a decoded copy.
 func (s *scanner) strBytes() ([]byte, error) {
@@ -115,9 +124,11 @@ func (s *scanner) strBytes() ([]byte, error) {
 	b := s.b
 	for s.pos < len(b) {
 		c := b[s.pos]
-		switch {
-		case c >= 0x20 && c < 0x80 && c != '"' && c != '\\':
+		if strPlain[c] {
 			s.pos++
+			continue
+		}
+		switch {
 		case c == '"':
 			s.pos++
 			if plain {
