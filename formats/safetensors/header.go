@@ -29,8 +29,8 @@ type entry struct {
 type header struct {
 	size     int64 // bytes of JSON after the 8-byte length
 	tensors  []*entry
-	byName   nameIndex // positions in tensors by name (see lookup)
-	metadata *formats.Meta     // __metadata__, nil when absent
+	byName   nameIndex     // positions in tensors by name (see lookup)
+	metadata *formats.Meta // __metadata__, nil when absent
 	metaAt   int64
 	metaSpan int64
 	warnings []formats.Warning
