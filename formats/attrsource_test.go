@@ -31,7 +31,7 @@ func TestAttributesFromSource(t *testing.T) {
 	if len(buf) != 2 || buf[1].Value != int64(3) || len(e.Attrs) != 1 || e.Attrs[0].Name != "kept" {
 		t.Fatalf("reused buffer %v, Attrs %v", buf, e.Attrs)
 	}
-	b, err := appendTensorJSON(nil, e)
+	b, _, err := appendTensorJSON(nil, e, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

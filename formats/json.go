@@ -80,11 +80,12 @@ func (d *Document) writeJSON(out *jsonOut) error {
 		return err
 	}
 	out.b = append(out.b, `,"tensors":[`...)
+	var attrs []Attr // one tensor's, reused (see AttrSource)
 	for i, t := range d.Tensors {
 		if i > 0 {
 			out.b = append(out.b, ',')
 		}
-		if out.b, err = appendTensorJSON(out.b, t); err != nil {
+		if out.b, attrs, err = appendTensorJSON(out.b, t, attrs[:0]); err != nil {
 			return err
 		}
 		if err := out.mark(); err != nil {
@@ -131,7 +132,8 @@ func (o *jsonOut) flush() error {
 // appendTensorJSON appends one tensor as json.Marshal writes tensorJSON:
 // {"name","dtype","shape","offset","nbytes","role","has_data", then
 // "quant", "attrs" and "note" when present}.
-func appendTensorJSON(b []byte, t *TensorEntry) ([]byte, error) {
+// attrs is a buffer for the tensor's attributes, returned for the next.
+func appendTensorJSON(b []byte, t *TensorEntry, attrs []Attr) ([]byte, []Attr, error) {
 	b = append(b, `{"name":`...)
 	b = appendJSONString(b, t.Name)
 	b = append(b, `,"dtype":`...)
@@ -171,20 +173,25 @@ func appendTensorJSON(b []byte, t *TensorEntry) ([]byte, error) {
 		}
 		v, err := json.Marshal(qj)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		b = append(append(b, `,"quant":`...), v...)
 	}
-	if attrs := t.Attributes(); len(attrs) > 0 {
+	list := t.Attrs // as they are, unless a source adds to them
+	if t.more != nil {
+		attrs = t.AppendAttributes(attrs[:0])
+		list = attrs
+	}
+	if len(list) > 0 {
 		var err error
-		if b, err = attrList(attrs).appendJSON(append(b, `,"attrs":`...)); err != nil {
-			return nil, err
+		if b, err = attrList(list).appendJSON(append(b, `,"attrs":`...)); err != nil {
+			return nil, nil, err
 		}
 	}
 	if t.Note != "" {
 		b = appendJSONString(append(b, `,"note":`...), t.Note)
 	}
-	return append(b, '}'), nil
+	return append(b, '}'), attrs, nil
 }
 
 // MarshalJSON writes an object, a list, or a leaf value.

@@ -115,20 +115,30 @@ func decodeFile(src *formats.Source) (*formats.Document, error) {
 	doc.Metadata.Add(h.tree())
 	storage := func() (*tensor.Storage, error) { return src.Storage, nil }
 	for _, e := range h.tensors {
-		doc.Tensors = append(doc.Tensors, h.tensorEntry(e, storage))
+		doc.Tensors = append(doc.Tensors, h.tensorEntry(e, storage, nil))
 	}
 	return doc, nil
 }
 
-// listing is a tensor's entry together with the storage of its
-// attributes and loader; a header's listings are one allocation (see
-// header.listing), not three per tensor.
+// listing is a tensor's entry together with what its loader and
+// attributes need; a header's listings are one allocation (see
+// header.listings), not three per tensor. Its attributes (the dtype as
+// the header spells it, and an index's shard) are made when asked for
+// (formats.AttrSource): 64 bytes less for each of 30,000 tensors.
 type listing struct {
 	te    formats.TensorEntry
-	attrs [2]formats.Attr // the dtype, and an index's shard
 	e     *entry
 	off   int64
 	open  func() (*tensor.Storage, error)
+	shard *shardInfo // nil for a tensor of a single file
+}
+
+func (l *listing) AppendAttrs(dst []formats.Attr) []formats.Attr {
+	dst = append(dst, formats.Attr{Name: "safetensors dtype", Value: dtypeValue(l.e.dtypeName)})
+	if l.shard != nil {
+		dst = append(dst, formats.Attr{Name: "shard", Value: l.shard.fileAttr})
+	}
+	return dst
 }
 
 func (l *listing) load(context.Context) (*tensor.Tensor, error) {
@@ -140,16 +150,18 @@ func (l *listing) load(context.Context) (*tensor.Tensor, error) {
 }
 
 // tensorEntry lists e, loading its data from the storage that open returns
-// (the mapped file, or a shard mapped on first use). It is e's one entry.
-func (h *header) tensorEntry(e *entry, open func() (*tensor.Storage, error)) *formats.TensorEntry {
+// (the mapped file, or a shard mapped on first use); shard is the index's
+// shard holding it, or nil. It is e's one entry.
+func (h *header) tensorEntry(e *entry, open func() (*tensor.Storage, error), shard *shardInfo) *formats.TensorEntry {
 	if h.listings == nil {
 		h.listings = make([]listing, len(h.tensors))
 	}
 	l := &h.listings[e.index]
-	l.attrs[0] = formats.Attr{Name: "safetensors dtype", Value: dtypeValue(e.dtypeName)}
+	l.e, l.shard = e, shard
 	te := &l.te // zero: fields set one by one (a whole TensorEntry copied in is a bulk write barrier)
 	te.Name, te.DType, te.Shape = e.name, e.dtype, e.shape
-	te.Offset, te.NBytes, te.Role, te.Attrs = h.bufferStart()+e.start, e.end-e.start, formats.RoleWeight, l.attrs[:1:2]
+	te.Offset, te.NBytes, te.Role = h.bufferStart()+e.start, e.end-e.start, formats.RoleWeight
+	te.SetAttrSource(l)
 	switch {
 	case e.problem != "":
 		te.Note = e.problem
@@ -159,7 +171,7 @@ func (h *header) tensorEntry(e *entry, open func() (*tensor.Storage, error)) *fo
 	case !viewable(e.dtype):
 		te.Note = fmt.Sprintf("%s data is listed, but the tensor core cannot view packed %s elements yet", e.dtypeName, e.dtype)
 	default:
-		l.e, l.off, l.open = e, h.bufferStart()+e.start, open
+		l.off, l.open = h.bufferStart()+e.start, open
 		te.SetLoader(l.load)
 	}
 	return te

@@ -139,8 +139,7 @@ func (s *shardInfo) storage() (*tensor.Storage, error) { return s.shard.Storage(
 func (s *shardInfo) listAll() {
 	open := s.storage
 	for _, e := range s.header.tensors {
-		te := s.header.tensorEntry(e, open)
-		te.Attrs = append(te.Attrs, formats.Attr{Name: "shard", Value: s.fileAttr})
+		s.header.tensorEntry(e, open, s)
 	}
 }
 
