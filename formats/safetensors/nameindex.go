@@ -15,10 +15,12 @@ type nameIndex struct {
 
 var nameSeed = maphash.MakeSeed()
 
-// newNameIndex returns an index sized for about n names.
+// newNameIndex returns an index sized for about n names. It is filled
+// to three quarters at most: the hashes' halves in the slots keep long
+// probes cheap, and a smaller table is fewer fresh pages to fault in.
 func newNameIndex(n int) nameIndex {
 	size := 16
-	for size < 2*n {
+	for 3*size < 4*n {
 		size *= 2
 	}
 	return nameIndex{slots: make([]uint64, size)}
@@ -32,7 +34,7 @@ func (x *nameIndex) add(name string, pos int, nameAt func(int) string) (int, boo
 	if i, ok := x.probe(h, name, nameAt); ok {
 		return i, true
 	}
-	if 2*(x.n+1) > len(x.slots) {
+	if 4*(x.n+1) > 3*len(x.slots) {
 		x.grow(nameAt)
 	}
 	x.put(h, pos)
