@@ -28,6 +28,7 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	if len(pos) != 1 {
 		return c.usageError(stderr, "expected one FILE, got %d arguments", len(pos))
 	}
+	defer deferredGC()()
 	doc, status := openDocument(pos[0], stderr)
 	if doc == nil {
 		return status
