@@ -172,7 +172,7 @@ func metaSummary(m *formats.Meta) string {
 
 func tensorDetails(e *formats.TensorEntry) string {
 	var parts []string
-	for _, a := range e.Attrs {
+	for _, a := range e.Attributes() {
 		parts = append(parts, a.Name+"="+textfmt.Value(a.Value))
 	}
 	if q := e.Quant; q != nil {

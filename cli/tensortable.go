@@ -46,9 +46,11 @@ func writeTensorTable(w io.Writer, tensors []*formats.TensorEntry) {
 	}
 	widths[0] += len(tableIndent)
 	var scratch []byte
+	var attrs []formats.Attr // one row's, reused
 	for _, e := range tensors {
 		ts := e.TypeString()
-		if !plainDetails(e) || strings.ContainsAny(e.Name, "\t\n\v\f") || strings.ContainsAny(ts, "\t\n\v\f") ||
+		attrs = e.AppendAttributes(attrs[:0])
+		if !plainDetails(e, attrs) || strings.ContainsAny(e.Name, "\t\n\v\f") || strings.ContainsAny(ts, "\t\n\v\f") ||
 			strings.ContainsAny(string(e.Role), "\t\n\v\f") {
 			writeTensorTableTabwriter(w, tensors)
 			return
@@ -103,7 +105,8 @@ func writeTensorTable(w io.Writer, tensors []*formats.TensorEntry) {
 		at = len(buf)
 		buf = strconv.AppendInt(buf, e.NBytes, 10)
 		pad(len(buf)-at, widths[5])
-		buf = appendDetails(buf, e)
+		attrs = e.AppendAttributes(attrs[:0])
+		buf = appendDetails(buf, e, attrs)
 		bw.Write(append(buf, '\n'))
 	}
 	bw.Flush()
@@ -122,15 +125,16 @@ func appendDims(b []byte, shape []int) []byte {
 }
 
 // appendDetails appends tensorDetails(e) without building its parts:
-// 100,000 rows made two million allocations that way.
-func appendDetails(b []byte, e *formats.TensorEntry) []byte {
+// 100,000 rows made two million allocations that way. attrs are e's
+// attributes.
+func appendDetails(b []byte, e *formats.TensorEntry, attrs []formats.Attr) []byte {
 	start := len(b)
 	sep := func() {
 		if len(b) > start {
 			b = append(b, "; "...)
 		}
 	}
-	for _, a := range e.Attrs {
+	for _, a := range attrs {
 		sep()
 		b = append(append(b, a.Name...), '=')
 		switch v := a.Value.(type) {
@@ -175,11 +179,12 @@ func writeTensorTableTabwriter(w io.Writer, tensors []*formats.TensorEntry) {
 // plainDetails reports whether tensorDetails(e) surely holds none of
 // tabwriter's control characters, without building it: strings are
 // quoted, numbers are digits; anything else is formatted and looked at.
-func plainDetails(e *formats.TensorEntry) bool {
+// attrs are e's attributes.
+func plainDetails(e *formats.TensorEntry, attrs []formats.Attr) bool {
 	if strings.ContainsAny(e.Note, "\t\n\v\f") {
 		return false
 	}
-	for _, a := range e.Attrs {
+	for _, a := range attrs {
 		if strings.ContainsAny(a.Name, "\t\n\v\f") {
 			return false
 		}

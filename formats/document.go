@@ -131,8 +131,11 @@ type TensorEntry struct {
 	NBytes int64 // bytes the data occupies in the file (compressed size when compressed)
 	Role   Role
 	Quant  *Quant
-	Attrs  []Attr // further facts: layout, compression, checksum, source node...
-	Note   string // why there is no data, or other one-line remark
+	// Attrs are further facts: layout, compression, checksum, source
+	// node... Read them through Attributes, which adds those a codec
+	// computes on demand (SetAttrSource).
+	Attrs []Attr
+	Note  string // why there is no data, or other one-line remark
 	// TypeName names the element type when the tensor core has no dtype for
 	// it (NumPy's "<U5", a structured record); DType is then Invalid.
 	TypeName string
@@ -142,6 +145,39 @@ type TensorEntry struct {
 	once   sync.Mutex
 	cached *tensor.Tensor
 	remote *Document // set for a remote document's entries: see loadRemote
+	more   AttrSource
+}
+
+// AttrSource computes attributes of a tensor when they are asked for. A
+// codec that lists very many tensors whose facts all follow from what it
+// keeps anyway (an .npz of 100,000 arrays: six attributes each, 24 MB)
+// hands them over this way instead of holding them in Attrs.
+type AttrSource interface {
+	// AppendAttrs appends the attributes to dst.
+	AppendAttrs(dst []Attr) []Attr
+}
+
+// SetAttrSource installs s, whose attributes follow Attrs in Attributes.
+func (e *TensorEntry) SetAttrSource(s AttrSource) { e.more = s }
+
+// Attributes returns the tensor's attributes: Attrs, then those of its
+// AttrSource (computed anew on each call). Do not modify the result: it
+// is Attrs itself when there is no source.
+func (e *TensorEntry) Attributes() []Attr {
+	if e.more == nil {
+		return e.Attrs
+	}
+	return e.AppendAttributes(make([]Attr, 0, len(e.Attrs)+8))
+}
+
+// AppendAttributes appends the tensor's attributes to dst (Attributes
+// into a buffer the caller reuses).
+func (e *TensorEntry) AppendAttributes(dst []Attr) []Attr {
+	dst = append(dst, e.Attrs...)
+	if e.more != nil {
+		dst = e.more.AppendAttrs(dst)
+	}
+	return dst
 }
 
 // SetLoader installs the function that produces the tensor's data. Codecs

@@ -79,11 +79,12 @@ func (d *Document) writeJSON(out *jsonOut) error {
 		return err
 	}
 	out.b = append(out.b, `,"tensors":[`...)
+	var attrs []Attr // one tensor's, reused (see AttrSource)
 	for i, t := range d.Tensors {
 		if i > 0 {
 			out.b = append(out.b, ',')
 		}
-		if out.b, err = appendTensorJSON(out.b, t); err != nil {
+		if out.b, attrs, err = appendTensorJSON(out.b, t, attrs[:0]); err != nil {
 			return err
 		}
 		if err := out.mark(); err != nil {
@@ -139,7 +140,8 @@ func (o *jsonOut) flush() error {
 // appendTensorJSON appends one tensor as json.Marshal writes tensorJSON:
 // {"name","dtype","shape","offset","nbytes","role","has_data", then
 // "quant", "attrs" and "note" when present}.
-func appendTensorJSON(b []byte, t *TensorEntry) ([]byte, error) {
+// attrs is a buffer for the tensor's attributes, returned for the next.
+func appendTensorJSON(b []byte, t *TensorEntry, attrs []Attr) ([]byte, []Attr, error) {
 	b = append(b, `{"name":`...)
 	b = appendJSONString(b, t.Name)
 	b = append(b, `,"dtype":`...)
@@ -179,20 +181,25 @@ func appendTensorJSON(b []byte, t *TensorEntry) ([]byte, error) {
 		}
 		v, err := json.Marshal(qj)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		b = append(append(b, `,"quant":`...), v...)
 	}
-	if len(t.Attrs) > 0 {
+	list := t.Attrs // as they are, unless a source adds to them
+	if t.more != nil {
+		attrs = t.AppendAttributes(attrs[:0])
+		list = attrs
+	}
+	if len(list) > 0 {
 		var err error
-		if b, err = attrList(t.Attrs).appendJSON(append(b, `,"attrs":`...)); err != nil {
-			return nil, err
+		if b, err = attrList(list).appendJSON(append(b, `,"attrs":`...)); err != nil {
+			return nil, nil, err
 		}
 	}
 	if t.Note != "" {
 		b = appendJSONString(append(b, `,"note":`...), t.Note)
 	}
-	return append(b, '}'), nil
+	return append(b, '}'), attrs, nil
 }
 
 // MarshalJSON writes an object, a list, or a leaf value.
@@ -531,17 +538,27 @@ func appendJSONFloat(b []byte, f float64) []byte {
 // does by default, the HTML characters <, > and & and the line separators
 // U+2028 and U+2029; invalid UTF-8 becomes U+FFFD. Plain runs are copied
 // whole, so a 150,000-token vocabulary is written without a call per byte.
+// jsonPlain marks the bytes appendJSONString copies as they are: ASCII
+// but for control characters, the quote, the backslash and <, >, &
+// (escaped as encoding/json escapes them).
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 func appendJSONString(b []byte, s string) []byte {
 	const hexDigits = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if jsonPlain[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':

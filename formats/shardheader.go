@@ -1,9 +1,5 @@
 package formats
 
-import (
-	"io"
-)
-
 // ReadHeader reads the header of the file at path without mapping it, for
 // a document of many files (safetensors shards, GGUF splits) whose opening
 // must map none of them. It reads the first first bytes (fewer in a
@@ -16,22 +12,46 @@ import (
 // shard would make the read wait forever, so it is refused before it is
 // opened (see OpenRegular).
 func ReadHeader(path string, first int64, parse func(prefix []byte, size int64) (need int64, err error)) (size int64, err error) {
+	return ReadHeaderInto(nil, path, first, parse)
+}
+
+// ReadHeaderInto is ReadHeader reading into *buf, which it grows as needed
+// and leaves for the next call: a caller reading a hundred headers one
+// after the other allocates one buffer. parse must then keep nothing of
+// prefix. A nil buf reads into a new buffer each time. A local file costs
+// a stat, an open, an fstat, one read when the header fits in first bytes,
+// and a close: no more system calls than that (os.Open adds four to
+// register the file with the poller, which a regular file refuses).
+func ReadHeaderInto(buf *[]byte, path string, first int64, parse func(prefix []byte, size int64) (need int64, err error)) (size int64, err error) {
 	if IsRemote(path) {
 		return readRemoteHeader(path, first, parse)
 	}
-	f, st, err := OpenRegular(path)
-	if err != nil {
+	if err := CheckRegular(path); err != nil {
 		return 0, err
 	}
-	defer f.Close()
-	size = st.Size()
+	return readLocalHeader(buf, path, first, parse)
+}
+
+// parseLoop reads the header through readAt (which fills its buffer from
+// the start of the file) into *buf or new buffers, as ReadHeaderInto says.
+func parseLoop(buf *[]byte, size, first int64, readAt func([]byte) error, parse func(prefix []byte, size int64) (need int64, err error)) (int64, error) {
 	n := min(first, size)
+	var b []byte
+	if buf != nil {
+		b = *buf
+	}
 	for {
-		buf := make([]byte, n) // n ≤ the file's size
-		if _, err := f.ReadAt(buf, 0); err != nil && err != io.EOF {
+		if int64(cap(b)) < n || buf == nil {
+			b = make([]byte, n) // n ≤ the file's size
+		}
+		b = b[:n]
+		if err := readAt(b); err != nil {
 			return 0, err
 		}
-		need, err := parse(buf, size)
+		if buf != nil {
+			*buf = b
+		}
+		need, err := parse(b, size)
 		switch {
 		case err != nil:
 			return 0, err

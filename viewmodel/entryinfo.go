@@ -39,7 +39,7 @@ func EntryFacts(e *formats.TensorEntry) [][2]string {
 			rows = append(rows, [2]string{"Quantised to", q.Target.String() + " when the model runs"})
 		}
 	}
-	for _, a := range e.Attrs {
+	for _, a := range e.Attributes() {
 		rows = append(rows, [2]string{a.Name, textfmt.Value(a.Value)})
 	}
 	if e.Note != "" {

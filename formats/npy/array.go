@@ -9,40 +9,53 @@ import (
 	"tensorscope/tensor"
 )
 
-// dataSource returns the storage holding an array's data and the offset of
-// the data in it: the mapped file for .npy and stored .npz members, an
-// inflated copy for deflated members.
-type dataSource func(ctx context.Context) (*tensor.Storage, int64, error)
+// Where an array's data lies.
+const (
+	inFile    = iota // the .npy file itself, viewed in place
+	storedIn         // a stored .npz member, viewed in place in the zip
+	deflateIn        // a deflated .npz member, inflated on first use
+)
 
-// array is one .npy array of a document, ready to be listed.
+// array is one .npy array of a document: its entry, and what loading it
+// and describing it need, in one object. An archive of 100,000 small
+// arrays keeps 100,000 of them, so nothing here is kept that can be
+// worked out again: the entry's attributes are made when asked for
+// (AppendAttrs), the loader's placement when loading.
 type array struct {
-	name       string // "#0", or the .npz member's name without ".npy"
+	entry      formats.TensorEntry // Name is "#0", or the .npz member's name without ".npy"
 	h          *header
-	data       dataSource
 	fileOffset int64 // offset of the array data in the file; -1 when compressed
 	fileBytes  int64 // bytes the data (or the compressed member) takes in the file
-	attrs      []formats.Attr
+	where      int8  // inFile, storedIn or deflateIn
+	file       *tensor.Storage
+	inflater   // deflated members only
+}
+
+// data returns the storage holding the array's data and the offset of
+// the data in it: the mapped file for .npy and stored .npz members, an
+// inflated copy for deflated members.
+func (a *array) data(ctx context.Context) (*tensor.Storage, int64, error) {
+	if a.where != deflateIn {
+		return a.file, a.fileOffset, nil
+	}
+	st, err := a.inflate(ctx)
+	return st, a.h.dataOffset, err
 }
 
 // objectWarning is the warning every object array gets.
 const objectWarning = "pickled Python objects: not loaded"
 
-// entries lists the array as tensor entries: the array itself, then one
-// entry per numeric field of a record.
-func (a *array) entries(doc *formats.Document) []*formats.TensorEntry {
+// appendEntries appends the array's tensor entries to list: the array
+// itself, then one entry per numeric field of a record.
+func (a *array) appendEntries(doc *formats.Document, list []*formats.TensorEntry) []*formats.TensorEntry {
 	h := a.h
-	// One slice of the exact size: a is kept by the loaders, so its own
-	// attrs are dropped once copied (13 MB for 100,000 members).
-	attrs := append(a.layoutAttrs(make([]formats.Attr, 0, a.layoutAttrCount()+len(a.attrs))), a.attrs...)
-	a.attrs = nil
-	e := &formats.TensorEntry{
-		Name: a.name, DType: h.elem.dtype, Shape: h.shape, Offset: a.fileOffset,
-		NBytes: a.fileBytes, Role: formats.RoleData, Attrs: attrs,
-	}
+	e := &a.entry
+	e.DType, e.Shape, e.Offset, e.NBytes, e.Role = h.elem.dtype, h.shape, a.fileOffset, a.fileBytes, formats.RoleData
+	e.SetAttrSource(a)
 	if n := h.elem.name(); n != h.elem.dtype.String() {
 		e.TypeName = n
 	}
-	strides := recordStrides(h.shape, h.elem.size, h.fortran)
+	name := e.Name
 	switch {
 	case hasObjects(h.elem):
 		e.Note = objectWarning
@@ -52,29 +65,30 @@ func (a *array) entries(doc *formats.Document) []*formats.TensorEntry {
 			at = -1
 		}
 		where := objectWarning
-		if a.name != "#0" {
-			where = fmt.Sprintf("%s: %s", a.name, objectWarning)
+		if name != "#0" {
+			where = fmt.Sprintf("%s: %s", name, objectWarning)
 		}
 		doc.Warn(at, "%s", where)
-		return []*formats.TensorEntry{e}
+		return append(list, e)
 	case h.elem.numeric():
-		p := &placement{dtype: h.elem.dtype, size: h.elem.size, shape: h.shape, strides: strides, bigEndian: h.elem.bigEndian()}
-		e.SetLoader(a.loader(p))
+		e.SetLoader(a.load)
 	}
-	if !h.elem.numeric() {
-		e.SetText(a.textReader(strides)) // strings and records: the core has no numbers for them
+	list = append(list, e)
+	if h.elem.numeric() {
+		return list
 	}
-	out := []*formats.TensorEntry{e}
+	strides := recordStrides(h.shape, h.elem.size, h.fortran)
+	e.SetText(a.textReader(strides)) // strings and records: the core has no numbers for them
 	if h.elem.kind != 'r' {
-		return out
+		return list
 	}
-	names, places, skipped := fieldPlacements(h.elem, a.name, 0, h.shape, strides)
+	names, places, skipped := fieldPlacements(h.elem, name, 0, h.shape, strides)
 	for _, s := range skipped {
 		doc.Warn(a.fileOffset, "field %s has more than 2^48 elements: not listed", s)
 	}
 	for i, p := range places {
 		f := &formats.TensorEntry{Name: names[i], DType: p.dtype, Shape: p.shape, Offset: -1, Role: formats.RoleData,
-			Attrs: []formats.Attr{{Name: "field of", Value: a.name}, {Name: "byte offset in record", Value: p.offset}}}
+			Attrs: []formats.Attr{{Name: "field of", Value: name}, {Name: "byte offset in record", Value: p.offset}}}
 		if a.fileOffset >= 0 {
 			f.Offset = a.fileOffset + p.offset
 		}
@@ -85,24 +99,26 @@ func (a *array) entries(doc *formats.Document) []*formats.TensorEntry {
 			f.Attrs = append(f.Attrs, formats.Attr{Name: "byte order", Value: "big-endian"})
 		}
 		if p.dtype == tensor.Datetime64 || p.dtype == tensor.Timedelta64 {
-			f.Attrs = append(f.Attrs, formats.Attr{Name: "unit", Value: fieldUnit(h.elem, strings.TrimPrefix(names[i], a.name+"."))})
+			f.Attrs = append(f.Attrs, formats.Attr{Name: "unit", Value: fieldUnit(h.elem, strings.TrimPrefix(names[i], name+"."))})
 		}
 		f.SetLoader(a.loader(p))
-		out = append(out, f)
+		list = append(list, f)
 	}
-	return out
+	return list
 }
 
-// layoutAttrCount is how many attributes layoutAttrs appends.
-func (a *array) layoutAttrCount() int {
-	n := 2
-	if a.h.elem.bigEndian() {
-		n++
+// AppendAttrs appends the array's attributes: its layout, and for an
+// .npz member the member's name and compression.
+func (a *array) AppendAttrs(attrs []formats.Attr) []formats.Attr {
+	attrs = a.layoutAttrs(attrs)
+	switch a.where {
+	case storedIn:
+		attrs = append(attrs, formats.Attr{Name: "member", Value: a.entry.Name + ".npy"}, formats.Attr{Name: "compression", Value: "stored"})
+	case deflateIn:
+		attrs = append(attrs, formats.Attr{Name: "member", Value: a.entry.Name + ".npy"}, formats.Attr{Name: "compression", Value: "deflate"},
+			formats.Attr{Name: "compressed bytes", Value: a.packed}, formats.Attr{Name: "inflated bytes", Value: a.size})
 	}
-	if k := a.h.elem.kind; k == 'M' || k == 'm' || k == 'r' {
-		n++
-	}
-	return n
+	return attrs
 }
 
 // layoutAttrs appends the array's layout facts to attrs.
@@ -153,6 +169,14 @@ func (a *array) loader(p *placement) func(ctx context.Context) (*tensor.Tensor, 
 		}
 		return p.load(ctx, st, off)
 	}
+}
+
+// load loads the array of a numeric dtype.
+func (a *array) load(ctx context.Context) (*tensor.Tensor, error) {
+	h := a.h
+	p := placement{dtype: h.elem.dtype, size: h.elem.size, shape: h.shape,
+		strides: recordStrides(h.shape, h.elem.size, h.fortran), bigEndian: h.elem.bigEndian()}
+	return a.loader(&p)(ctx)
 }
 
 // textReader spells element flat of the array from its bytes.

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"testing"
@@ -136,4 +137,74 @@ func rssAnon(b *testing.B) int64 {
 		}
 	}
 	return 0
+}
+
+// manyMembersFile writes what np.savez_compressed writes for n small
+// arrays (member i is float32 [0, 1, …, i%17], deflated, with data
+// descriptors) and returns its path.
+func manyMembersFile(b *testing.B, n int) string {
+	path := filepath.Join(b.TempDir(), "many.npz")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	zw := zip.NewWriter(f)
+	fw, _ := flate.NewWriter(nil, flate.DefaultCompression)
+	zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) {
+		fw.Reset(w)
+		return fw, nil
+	})
+	for i := range n {
+		k := i%17 + 1
+		body, err := Header("<f4", []int{k})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for j := range k {
+			body = binary.LittleEndian.AppendUint32(body, math.Float32bits(float32(j)))
+		}
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: "m" + strconv.Itoa(1000000 + i)[1:] + ".npy", Method: zip.Deflate})
+		if err != nil {
+			b.Fatal(err)
+		}
+		w.Write(body)
+	}
+	if err := zw.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// BenchmarkOpenManyMembers opens an .npz of 100,000 small arrays (issue
+// 28's stress file). live-MB is the Go heap that stays live while the
+// document is open (after a collection), peak-MB the most the heap held
+// (runtime/metrics' total heap memory at its high point is not exposed,
+// so it is sampled as HeapInuse after opening, before a collection).
+func BenchmarkOpenManyMembers(b *testing.B) {
+	path := manyMembersFile(b, 100_000)
+	b.ReportAllocs()
+	var live uint64
+	for b.Loop() {
+		doc, err := formats.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		live = max(live, ms.HeapAlloc)
+		if p := os.Getenv("TENSORSCOPE_HEAPPROFILE"); p != "" {
+			f, err := os.Create(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			pprof.WriteHeapProfile(f)
+			f.Close()
+		}
+		doc.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(live)/(1<<20), "live-MB")
 }

@@ -55,16 +55,16 @@ type inflater struct {
 	err error
 }
 
-func newInflater(doc *formats.Document, zipData *tensor.Storage, f *zip.File, at int64) (*inflater, error) {
-	size, packed := f.UncompressedSize64, f.CompressedSize64
+// init sets the inflater up for a member of the mapped zip whose
+// compressed bytes start at at: declared sizes, CRC-32 and flags from its
+// central directory record.
+func (m *inflater) init(doc *formats.Document, zipData *tensor.Storage, at int64, size, packed uint64, crc uint32, flags uint16) error {
 	if size > 1<<62 || (packed < (1<<62)/maxDeflateRatio && size > packed*maxDeflateRatio+1024) {
-		return nil, fmt.Errorf("declares %d bytes inflated from %d compressed, more than deflate can produce", size, packed)
+		return fmt.Errorf("declares %d bytes inflated from %d compressed, more than deflate can produce", size, packed)
 	}
-	// What opening the member needs is copied out of f: a listed member
-	// keeps no *zip.File (some 260 bytes: 21 MB of an archive of 100,000
-	// arrays, kept for as long as the document).
-	return &inflater{doc: doc, zip: zipData, at: at, packed: int64(min(packed, 1<<62)), size: int64(size),
-		crc: f.CRC32, descriptor: f.Flags&0x8 != 0}, nil
+	m.doc, m.zip, m.at, m.packed, m.size = doc, zipData, at, int64(min(packed, 1<<62)), int64(size)
+	m.crc, m.descriptor = crc, flags&0x8 != 0
+	return nil
 }
 
 // readAheadStep is how much of the compressed member readAhead maps in

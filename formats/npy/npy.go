@@ -1,11 +1,9 @@
 package npy
 
 import (
-	"context"
 	"fmt"
 
 	"tensorscope/formats"
-	"tensorscope/tensor"
 )
 
 var npyFormat = &formats.Format{
@@ -50,9 +48,8 @@ func decodeNPY(src *formats.Source) (*formats.Document, error) {
 	} else {
 		want = size - h.dataOffset
 	}
-	a := &array{name: "#0", h: h, fileOffset: h.dataOffset, fileBytes: want,
-		data: func(context.Context) (*tensor.Storage, int64, error) { return src.Storage, h.dataOffset, nil }}
-	doc.Tensors = a.entries(doc)
+	a := &array{entry: formats.TensorEntry{Name: "#0"}, h: h, fileOffset: h.dataOffset, fileBytes: want, where: inFile, file: src.Storage}
+	doc.Tensors = a.appendEntries(doc, nil)
 	doc.Metadata = arrayMeta("", h)
 	return doc, nil
 }

@@ -1,9 +1,7 @@
 package npy
 
 import (
-	"archive/zip"
 	"bytes"
-	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -14,7 +12,6 @@ import (
 	kflate "github.com/klauspost/compress/flate"
 
 	"tensorscope/formats"
-	"tensorscope/tensor"
 )
 
 var npzFormat = &formats.Format{
@@ -50,62 +47,36 @@ const maxHeaderFields = 256
 // lists.
 const maxMetaMembers = 1000
 
+// maxSharedHeaders bounds how many distinct member headers decodeNPZ
+// shares between members (an archive of many arrays repeats a few).
+const maxSharedHeaders = 4096
+
 // decodeNPZ lists every .npy member of the zip. Stored members are viewed
 // in place over the mapped zip; deflated ones have their header inflated
-// now and their data on first use.
+// now and their data on first use. The central directory is read from the
+// mapping a record at a time (zipDirectory), and each listed member is
+// one object (array).
 func decodeNPZ(src *formats.Source) (*formats.Document, error) {
-	size := int64(len(src.Data))
-	zr, err := zip.NewReader(bytes.NewReader(src.Data), size)
-	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
-		// Member names are never used as paths, so "insecure" names are only listed.
-		return nil, formats.Errorf(-1, "zip: %v", err)
+	dir, err := readZipDirectory(src.Data)
+	if err != nil {
+		return nil, err
 	}
 	doc := src.NewDocument(npzFormat, "")
 	doc.Metadata = formats.NewObject("")
+	doc.Tensors = make([]*formats.TensorEntry, 0, dir.count)
 	members := formats.NewObject("members")
-	seen := map[string]bool{}
-	var stored, deflated, unlisted int
-	var scratch headerScratch
-	for _, f := range zr.File {
-		if strings.HasSuffix(f.Name, "/") {
-			continue
-		}
-		a, at, err := readMember(doc, src, f, &scratch, len(doc.Header) < maxHeaderFields)
-		if err != nil {
-			doc.Warn(at, "member %q: %v", f.Name, err)
-			continue
-		}
-		if a == nil {
-			continue
-		}
-		if seen[a.name] {
-			doc.Warn(at, "member %q appears again: only the first is listed", f.Name)
-			continue
-		}
-		seen[a.name] = true
-		if f.Method == zip.Store {
-			stored++
-		} else {
-			deflated++
-		}
-		if len(doc.Header) < maxHeaderFields && at >= 0 {
-			doc.Header = append(doc.Header, formats.HeaderField{Name: f.Name, Offset: at,
-				Size: int(min(a.h.dataOffset, 1<<30)), Value: strings.TrimRight(a.h.dict, " \n"), Meaning: a.h.meaning()})
-		}
-		if len(members.Children) < maxMetaMembers {
-			members.Add(arrayMeta(a.name, a.h))
-		} else {
-			unlisted++
-		}
-		doc.Tensors = append(doc.Tensors, a.entries(doc)...)
-	}
+	r := npzReader{doc: doc, src: src, dir: dir, seen: make(map[string]struct{}, dir.count), headers: map[string]*header{}}
+	dir.each(r.member)
 	doc.Metadata.Add(
-		formats.Leaf("members", int64(len(zr.File))),
-		formats.Leaf("stored", int64(stored)),
-		formats.Leaf("deflated", int64(deflated)),
+		formats.Leaf("members", int64(dir.count)),
+		formats.Leaf("stored", int64(r.stored)),
+		formats.Leaf("deflated", int64(r.deflated)),
 		members)
-	if unlisted > 0 {
-		doc.Metadata.Add(formats.Leaf("members not described", fmt.Sprintf("%d more arrays: the Tensors pane lists them all", unlisted)))
+	for _, a := range r.described {
+		members.Add(arrayMeta(a.entry.Name, a.h))
+	}
+	if r.undescribed > 0 {
+		doc.Metadata.Add(formats.Leaf("members not described", fmt.Sprintf("%d more arrays: the Tensors pane lists them all", r.undescribed)))
 	}
 	if len(doc.Header) > 0 {
 		h := doc.Header[0]
@@ -114,45 +85,122 @@ func decodeNPZ(src *formats.Source) (*formats.Document, error) {
 	return doc, nil
 }
 
-// readMember reads one member's .npy header. It returns nil for members
-// that are not arrays (after warning), and the offset to report problems at.
-// keepDict says whether the header's text is kept (for the Header pane).
-func readMember(doc *formats.Document, src *formats.Source, f *zip.File, scratch *headerScratch, keepDict bool) (*array, int64, error) {
-	at, err := f.DataOffset()
+// npzReader is what listing an archive's members keeps from one member to
+// the next.
+type npzReader struct {
+	doc              *formats.Document
+	src              *formats.Source
+	dir              *zipDirectory
+	seen             map[string]struct{}
+	headers          map[string]*header // shared headers, by their bytes
+	scratch          headerScratch
+	stored, deflated int
+	described        []*array // the first maxMetaMembers, for the metadata tree
+	undescribed      int
+}
+
+// member lists the member of record m, or warns why not.
+func (r *npzReader) member(m *zipMember) {
+	if len(m.name) > 0 && m.name[len(m.name)-1] == '/' {
+		return
+	}
+	a, at, err := r.read(m)
 	if err != nil {
+		r.doc.Warn(at, "member %q: %v", m.name, err)
+		return
+	}
+	if a == nil {
+		return
+	}
+	if _, dup := r.seen[a.entry.Name]; dup {
+		r.doc.Warn(at, "member %q appears again: only the first is listed", m.name)
+		return
+	}
+	r.seen[a.entry.Name] = struct{}{}
+	if m.method == methodStore {
+		r.stored++
+	} else {
+		r.deflated++
+	}
+	if len(r.doc.Header) < maxHeaderFields && at >= 0 {
+		r.doc.Header = append(r.doc.Header, formats.HeaderField{Name: string(m.name), Offset: at,
+			Size: int(min(a.h.dataOffset, 1<<30)), Value: strings.TrimRight(a.h.dict, " \n"), Meaning: a.h.meaning()})
+	}
+	if len(r.described) < maxMetaMembers {
+		r.described = append(r.described, a)
+	} else {
+		r.undescribed++
+	}
+	r.doc.Tensors = a.appendEntries(r.doc, r.doc.Tensors)
+}
+
+// Compression methods an .npz uses.
+const (
+	methodStore   = 0
+	methodDeflate = 8
+)
+
+// read reads one member's .npy header. It returns nil for members that
+// are not arrays (after warning), and the offset to report problems at.
+func (r *npzReader) read(m *zipMember) (*array, int64, error) {
+	at, err := r.dir.dataOffset(m)
+	if err != nil {
+		var fe *formats.Error
+		if errors.As(err, &fe) {
+			return nil, fe.Offset, fmt.Errorf("local header: %s", fe.Msg)
+		}
 		return nil, -1, fmt.Errorf("local header: %v", err)
 	}
-	if !strings.HasSuffix(f.Name, ".npy") {
-		doc.Warn(at, "member %q is not a .npy array: not listed", f.Name)
+	if !bytes.HasSuffix(m.name, []byte(".npy")) {
+		r.doc.Warn(at, "member %q is not a .npy array: not listed", m.name)
 		return nil, at, nil
 	}
-	name := strings.TrimSuffix(f.Name, ".npy")
-	switch f.Method {
-	case zip.Store:
-		a, err := storedMember(src, f, at, keepDict)
-		if a != nil {
-			a.name = name
-		}
-		return a, at, err
-	case zip.Deflate:
-		a, err := deflatedMember(doc, src.Storage, f, at, scratch, keepDict)
-		if a != nil {
-			a.name = name
-		}
-		return a, at, err
+	keepDict := len(r.doc.Header) < maxHeaderFields
+	var a *array
+	switch m.method {
+	case methodStore:
+		a, err = r.storedMember(m, at, keepDict)
+	case methodDeflate:
+		a, err = r.deflatedMember(m, at, keepDict)
+	default:
+		return nil, at, fmt.Errorf("compression method %d is not supported (expected 0 stored or 8 deflate)", m.method)
 	}
-	return nil, at, fmt.Errorf("compression method %d is not supported (expected 0 stored or 8 deflate)", f.Method)
+	if a != nil {
+		a.entry.Name = string(m.name[:len(m.name)-len(".npy")])
+	}
+	return a, at, err
+}
+
+// parseHeader parses the member header b (at base in the file), sharing
+// one header between the members whose header bytes are the same when its
+// text is not kept.
+func (r *npzReader) parseHeader(b []byte, base int64, keepDict bool) (*header, error) {
+	if keepDict {
+		return parseHeaderText(b, base, true)
+	}
+	if total, err := peekHeaderLen(b, base); err == nil && total <= int64(len(b)) {
+		if h, ok := r.headers[string(b[:total])]; ok {
+			return h, nil
+		}
+		h, err := parseHeaderText(b, base, false)
+		if err == nil && len(r.headers) < maxSharedHeaders {
+			r.headers[string(b[:total])] = h
+		}
+		return h, err
+	}
+	return parseHeaderText(b, base, false)
 }
 
 // storedMember views a stored member in place: its bytes are a .npy inside
 // the mapped zip.
-func storedMember(src *formats.Source, f *zip.File, at int64, keepDict bool) (*array, error) {
-	n := int64(f.UncompressedSize64)
-	if f.UncompressedSize64 != f.CompressedSize64 || n < 0 || at+n > int64(len(src.Data)) || at+n < at {
-		return nil, fmt.Errorf("stored member of %d bytes at byte %d does not fit in the %d-byte file", f.CompressedSize64, at, len(src.Data))
+func (r *npzReader) storedMember(m *zipMember, at int64, keepDict bool) (*array, error) {
+	data := r.src.Data
+	n := int64(m.size)
+	if m.size != m.packed || n < 0 || at+n > int64(len(data)) || at+n < at {
+		return nil, fmt.Errorf("stored member of %d bytes at byte %d does not fit in the %d-byte file", m.packed, at, len(data))
 	}
-	body := src.Data[at : at+n]
-	h, err := parseHeaderText(body, at, keepDict)
+	body := data[at : at+n]
+	h, err := r.parseHeader(body, at, keepDict)
 	if err != nil {
 		return nil, err
 	}
@@ -163,24 +211,21 @@ func storedMember(src *formats.Source, f *zip.File, at int64, keepDict bool) (*a
 	if want < 0 {
 		want = n - h.dataOffset
 	}
-	dataAt := at + h.dataOffset
-	return &array{h: h, fileOffset: dataAt, fileBytes: want,
-		attrs: []formats.Attr{{Name: "member", Value: f.Name}, {Name: "compression", Value: "stored"}},
-		data:  func(context.Context) (*tensor.Storage, int64, error) { return src.Storage, dataAt, nil }}, nil
+	return &array{h: h, fileOffset: at + h.dataOffset, fileBytes: want, where: storedIn, file: r.src.Storage}, nil
 }
 
 // deflatedMember reads the header of a deflated member by inflating its
 // first bytes; the data is inflated on first use.
-func deflatedMember(doc *formats.Document, zipData *tensor.Storage, f *zip.File, at int64, scratch *headerScratch, keepDict bool) (*array, error) {
-	m, err := newInflater(doc, zipData, f, at)
+func (r *npzReader) deflatedMember(m *zipMember, at int64, keepDict bool) (*array, error) {
+	a := &array{fileOffset: -1, fileBytes: int64(m.packed), where: deflateIn}
+	if err := a.inflater.init(r.doc, r.src.Storage, at, m.size, m.packed, m.crc, m.flags); err != nil {
+		return nil, err
+	}
+	head, err := a.readHeader(&r.scratch)
 	if err != nil {
 		return nil, err
 	}
-	head, err := m.readHeader(scratch)
-	if err != nil {
-		return nil, err
-	}
-	h, err := parseHeaderText(head, 0, keepDict)
+	h, err := r.parseHeader(head, 0, keepDict)
 	if err != nil {
 		var fe *formats.Error
 		if errors.As(err, &fe) && fe.Offset >= 0 {
@@ -189,16 +234,11 @@ func deflatedMember(doc *formats.Document, zipData *tensor.Storage, f *zip.File,
 		return nil, err
 	}
 	want := h.dataBytes()
-	if want >= 0 && m.size-h.dataOffset < want {
-		return nil, fmt.Errorf("data: %s%v needs %d bytes, the member declares %d after its header", h.elem.name(), h.shape, want, m.size-h.dataOffset)
+	if want >= 0 && a.size-h.dataOffset < want {
+		return nil, fmt.Errorf("data: %s%v needs %d bytes, the member declares %d after its header", h.elem.name(), h.shape, want, a.size-h.dataOffset)
 	}
-	return &array{h: h, fileOffset: -1, fileBytes: int64(f.CompressedSize64),
-		attrs: []formats.Attr{{Name: "member", Value: f.Name}, {Name: "compression", Value: "deflate"},
-			{Name: "compressed bytes", Value: int64(f.CompressedSize64)}, {Name: "inflated bytes", Value: m.size}},
-		data: func(ctx context.Context) (*tensor.Storage, int64, error) {
-			st, err := m.inflate(ctx)
-			return st, h.dataOffset, err
-		}}, nil
+	a.h = h
+	return a, nil
 }
 
 // flateReaders holds decompressors to reuse: each has a 32 KiB window and

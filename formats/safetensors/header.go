@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"unsafe"
 
 	"tensorscope/formats"
 	"tensorscope/tensor"
@@ -28,11 +29,23 @@ type entry struct {
 type header struct {
 	size     int64 // bytes of JSON after the 8-byte length
 	tensors  []*entry
-	byName   map[string]*entry // the same tensors by name
-	metadata *formats.Meta     // __metadata__, nil when absent
+	byName   nameIndex     // positions in tensors by name (see lookup)
+	metadata *formats.Meta // __metadata__, nil when absent
 	metaAt   int64
 	metaSpan int64
 	warnings []formats.Warning
+	listings []listing // the tensors' entries, by index (see tensorEntry)
+}
+
+// nameAt is the name of tensor i, for byName.
+func (h *header) nameAt(i int) string { return h.tensors[i].name }
+
+// lookup returns the tensor named name, or nil.
+func (h *header) lookup(name string) *entry {
+	if i, ok := h.byName.find(name, h.nameAt); ok {
+		return h.tensors[i]
+	}
+	return nil
 }
 
 // bufferStart is the file offset of the data buffer.
@@ -57,6 +70,8 @@ func headerSize(prefix []byte, fileSize int64) (int64, error) {
 }
 
 // parseHeader reads the JSON header text (which starts at file offset 8).
+// The header keeps nothing of text: a shard's text can be read into a
+// buffer that the next shard reuses.
 func parseHeader(text []byte) (*header, error) {
 	h := &header{size: int64(len(text))}
 	if text[0] != '{' {
@@ -64,23 +79,26 @@ func parseHeader(text []byte) (*header, error) {
 	}
 	sc := &scanner{b: text}
 	// An entry takes some 90 bytes or more: sized once, neither the map
-	// nor the list grows its way up to a shard's hundreds of tensors.
-	h.byName = make(map[string]*entry, len(text)/90)
-	h.tensors = make([]*entry, 0, len(text)/90)
-	err := sc.members(func(name string, keyAt int) error {
+	// nor the list grows its way up to a shard's hundreds of tensors, and
+	// the entries, their shapes and names are carved from a few larger
+	// allocations (slabs) instead of four each.
+	estimate := len(text)/90 + 1
+	h.byName = newNameIndex(estimate)
+	h.tensors = make([]*entry, 0, estimate)
+	p := entryParser{entries: slab[entry]{chunk: estimate}, dims: slab[int]{chunk: 2 * estimate}, names: slab[byte]{chunk: len(text) / 3}}
+	err := sc.members(func(key []byte, keyAt int) error {
 		at := 8 + int64(keyAt)
-		if name == "__metadata__" {
+		if string(key) == "__metadata__" {
 			return h.readMetadata(sc, at)
 		}
-		e, err := readEntry(sc, name, at)
+		e, err := p.read(sc, key, at)
 		if err != nil {
 			return err
 		}
-		if h.byName[name] != nil {
-			h.warn(at, "tensor %q appears twice in the header: only the first is listed", name)
+		if _, dup := h.byName.add(e.name, len(h.tensors), h.nameAt); dup {
+			h.warn(at, "tensor %q appears twice in the header: only the first is listed", key)
 			return nil
 		}
-		h.byName[name] = e
 		e.index = len(h.tensors)
 		h.tensors = append(h.tensors, e)
 		return nil
@@ -96,6 +114,45 @@ func parseHeader(text []byte) (*header, error) {
 	return h, nil
 }
 
+// slab hands out pieces of larger allocations, chunk elements at a time:
+// a header's entries, shapes and names. A piece lives as long as any
+// piece of its chunk.
+type slab[T any] struct {
+	free  []T
+	chunk int
+}
+
+func (s *slab[T]) take(n int) []T {
+	if n == 0 {
+		return []T{}
+	}
+	if len(s.free) < n {
+		s.free = make([]T, max(n, s.chunk, 16))
+	}
+	p := s.free[:n:n]
+	s.free = s.free[n:]
+	return p
+}
+
+// slabString copies b into s as a string.
+func slabString(s *slab[byte], b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	p := s.take(len(b))
+	copy(p, b)
+	return unsafe.String(&p[0], len(p)) // p is never written again
+}
+
+// entryParser reads a header's entries into its slabs.
+type entryParser struct {
+	entries slab[entry]
+	dims    slab[int]
+	names   slab[byte]
+	scratch [2][]int64 // shape and data_offsets as read
+	dtype   string     // the last dtype read
+}
+
 // headerErr places a scanning error in the file.
 func headerErr(err error) error {
 	var se *scanError
@@ -105,21 +162,27 @@ func headerErr(err error) error {
 	return err
 }
 
-// readEntry reads one tensor's {"dtype", "shape", "data_offsets"}; other
-// keys are skipped, as the reference does.
-func readEntry(sc *scanner, name string, at int64) (*entry, error) {
-	var f entryFields
-	err := sc.members(func(key string, _ int) error {
+// read reads one tensor's {"dtype", "shape", "data_offsets"}; other keys
+// are skipped, as the reference does.
+func (p *entryParser) read(sc *scanner, name []byte, at int64) (*entry, error) {
+	f := entryFields{shape: p.scratch[0][:0], offsets: p.scratch[1][:0]}
+	err := sc.members(func(key []byte, _ int) error {
 		var err error
-		switch key {
+		switch string(key) {
 		case "dtype":
-			f.dtype, err = sc.str()
+			var b []byte
+			if b, err = sc.strBytes(); err == nil {
+				if string(b) != p.dtype { // usually the previous tensor's
+					p.dtype = intern(b)
+				}
+				f.dtype = p.dtype
+			}
 			f.has |= hasDType
 		case "shape":
-			f.shape, err = sc.uints(name, "shape")
+			f.shape, err = sc.uints(f.shape[:0], name, "shape")
 			f.has |= hasShape
 		case "data_offsets":
-			f.offsets, err = sc.uints(name, "data_offsets")
+			f.offsets, err = sc.uints(f.offsets[:0], name, "data_offsets")
 			f.has |= hasOffsets
 		default:
 			_, err = sc.value(1)
@@ -129,11 +192,20 @@ func readEntry(sc *scanner, name string, at int64) (*entry, error) {
 	if err != nil {
 		return nil, headerErr(err)
 	}
-	e := &entry{name: name, at: at, span: 8 + int64(sc.pos) - at}
-	if err := e.fill(&f); err != nil {
+	p.scratch[0], p.scratch[1] = f.shape, f.offsets
+	e := &p.entries.take(1)[0]
+	*e = entry{at: at, span: 8 + int64(sc.pos) - at}
+	if err := e.fill(&f, &p.dims); err != nil {
 		return nil, formats.Errorf(at, "tensor %q: %v", name, err)
 	}
+	e.name = slabString(&p.names, name)
 	return e, nil
+}
+
+// readEntry reads one tensor's entry into allocations of its own.
+func readEntry(sc *scanner, name []byte, at int64) (*entry, error) {
+	var p entryParser
+	return p.read(sc, name, at)
 }
 
 // entryFields are the fields of a tensor's entry as read, and which of
@@ -155,8 +227,8 @@ func (h *header) warn(at int64, format string, args ...any) {
 }
 
 // fill checks the entry's fields as the reference's types do: a known
-// dtype name, non-negative integers.
-func (e *entry) fill(f *entryFields) error {
+// dtype name, non-negative integers. The shape is carved from dims.
+func (e *entry) fill(f *entryFields, dims *slab[int]) error {
 	switch {
 	case f.has&hasDType == 0:
 		return fmt.Errorf("missing \"dtype\"")
@@ -173,11 +245,13 @@ func (e *entry) fill(f *entryFields) error {
 	if e.start < 0 || e.end < 0 {
 		return fmt.Errorf("data_offsets %v: expected non-negative offsets", f.offsets)
 	}
-	e.shape = make([]int, len(f.shape))
 	for i, d := range f.shape {
 		if d < 0 || d > tensor.MaxElements {
 			return fmt.Errorf("shape %v: dimension %d is %d, expected 0 to 2^48", f.shape, i, d)
 		}
+	}
+	e.shape = dims.take(len(f.shape))
+	for i, d := range f.shape {
 		e.shape[i] = int(d)
 	}
 	return nil

@@ -60,8 +60,9 @@ func (s *scanner) expect(c byte) error {
 }
 
 // members calls fn for each key of an object, positioned at its value;
-// fn must consume the value.
-func (s *scanner) members(fn func(key string, keyAt int) error) error {
+// fn must consume the value. key is valid until the scanner next moves
+// (it lies in the text unless it had escapes).
+func (s *scanner) members(fn func(key []byte, keyAt int) error) error {
 	if err := s.expect('{'); err != nil {
 		return err
 	}
@@ -72,7 +73,7 @@ func (s *scanner) members(fn func(key string, keyAt int) error) error {
 	for {
 		s.ws()
 		keyAt := s.pos
-		key, err := s.str()
+		key, err := s.strBytes()
 		if err != nil {
 			return err
 		}
@@ -96,40 +97,62 @@ func (s *scanner) members(fn func(key string, keyAt int) error) error {
 
 // str reads a string, decoding escapes.
 func (s *scanner) str() (string, error) {
-	if err := s.expect('"'); err != nil {
+	b, err := s.strBytes()
+	if err != nil {
 		return "", err
+	}
+	return intern(b), nil
+}
+
+// strPlain marks the bytes a string holds as they are: ASCII but for
+// control characters, the quote and the backslash.
+var strPlain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// strBytes reads a string: its bytes in the text when it has no escapes,
+// else a decoded copy.
+func (s *scanner) strBytes() ([]byte, error) {
+	if err := s.expect('"'); err != nil {
+		return nil, err
 	}
 	start := s.pos
 	plain := true
-	for s.pos < len(s.b) {
-		c := s.b[s.pos]
+	b := s.b
+	for s.pos < len(b) {
+		c := b[s.pos]
+		if strPlain[c] {
+			s.pos++
+			continue
+		}
 		switch {
 		case c == '"':
 			s.pos++
 			if plain {
-				return intern(s.b[start : s.pos-1]), nil
+				return b[start : s.pos-1 : s.pos-1], nil
 			}
 			var out string
-			if err := json.Unmarshal(s.b[start-1:s.pos], &out); err != nil {
-				return "", &scanError{pos: start - 1, msg: "invalid string: " + err.Error()}
+			if err := json.Unmarshal(b[start-1:s.pos], &out); err != nil {
+				return nil, &scanError{pos: start - 1, msg: "invalid string: " + err.Error()}
 			}
-			return out, nil
+			return []byte(out), nil
 		case c == '\\':
 			plain = false
 			s.pos += 2
 		case c < 0x20:
-			return "", s.fail("control character %#x in a string", c)
-		case c >= 0x80:
-			r, n := utf8.DecodeRune(s.b[s.pos:])
+			return nil, s.fail("control character %#x in a string", c)
+		default:
+			r, n := utf8.DecodeRune(b[s.pos:])
 			if r == utf8.RuneError && n == 1 {
-				return "", s.fail("invalid UTF-8 in a string")
+				return nil, s.fail("invalid UTF-8 in a string")
 			}
 			s.pos += n
-		default:
-			s.pos++
 		}
 	}
-	return "", &scanError{pos: start - 1, msg: "string not closed before the end of the JSON"}
+	return nil, &scanError{pos: start - 1, msg: "string not closed before the end of the JSON"}
 }
 
 // interned holds the strings every header repeats (its field names and
@@ -163,40 +186,43 @@ func intern(b []byte) string {
 	return string(b)
 }
 
-// uints reads an array of non-negative integers, field of tensor name
-// (which name it in errors, built only then: a header has tens of
-// thousands of these).
-func (s *scanner) uints(name, field string) ([]int64, error) {
+// uints appends to dst an array of non-negative integers, field of
+// tensor name (which name it in errors, built only then: a header has
+// tens of thousands of these).
+func (s *scanner) uints(dst []int64, name []byte, field string) ([]int64, error) {
 	what := func() string { return fmt.Sprintf("tensor %q %s", name, field) }
 	if err := s.expect('['); err != nil {
 		return nil, err
 	}
-	out := make([]int64, 0, 4)
 	if s.peek() == ']' {
 		s.pos++
-		return []int64{}, nil
+		return dst, nil
 	}
 	for {
 		s.ws()
 		start := s.pos
+		var v int64
 		for s.pos < len(s.b) && s.b[s.pos] >= '0' && s.b[s.pos] <= '9' {
+			v = v*10 + int64(s.b[s.pos]-'0') // exact up to 18 digits
 			s.pos++
 		}
 		digits := s.b[start:s.pos]
 		if len(digits) == 0 || (len(digits) > 1 && digits[0] == '0') {
 			return nil, &scanError{pos: start, msg: fmt.Sprintf("%s: expected a non-negative integer", what())}
 		}
-		v, err := strconv.ParseInt(string(digits), 10, 64)
-		if err != nil {
-			return nil, &scanError{pos: start, msg: fmt.Sprintf("%s: %s is too large", what(), digits)}
+		if len(digits) > 18 {
+			var err error
+			if v, err = strconv.ParseInt(string(digits), 10, 64); err != nil {
+				return nil, &scanError{pos: start, msg: fmt.Sprintf("%s: %s is too large", what(), digits)}
+			}
 		}
-		out = append(out, v)
+		dst = append(dst, v)
 		switch s.peek() {
 		case ',':
 			s.pos++
 		case ']':
 			s.pos++
-			return out, nil
+			return dst, nil
 		default:
 			return nil, s.fail("%s: expected ',' or ']'", what())
 		}
@@ -215,7 +241,7 @@ func (s *scanner) value(depth int) ([]byte, error) {
 	start := s.pos
 	switch c := s.peek(); {
 	case c == '{':
-		err := s.members(func(string, int) error { _, err := s.value(depth + 1); return err })
+		err := s.members(func([]byte, int) error { _, err := s.value(depth + 1); return err })
 		return s.b[start:s.pos], err
 	case c == '[':
 		s.pos++
@@ -238,7 +264,7 @@ func (s *scanner) value(depth int) ([]byte, error) {
 			}
 		}
 	case c == '"':
-		_, err := s.str()
+		_, err := s.strBytes()
 		return s.b[start:s.pos], err
 	case c == 0:
 		return nil, s.fail("expected a value, found the end of the JSON")

@@ -109,7 +109,7 @@ func TestIndexMatchesShards(t *testing.T) {
 	}
 	for _, e := range doc.Tensors {
 		var shard string
-		for _, a := range e.Attrs {
+		for _, a := range e.Attributes() {
 			if a.Name == "shard" {
 				shard = a.Value.(string)
 			}

@@ -52,3 +52,17 @@ func find(modules []string) (string, error) {
 	}
 	return "", fmt.Errorf("no Python (%s) can %q: %v", strings.Join(candidates, ", "), stmt, last)
 }
+
+// Executable returns the interpreter file py runs (sys.executable): a
+// pyenv shim is a bash script that starts pyenv, which then starts the
+// interpreter, half a second in all on a loaded machine, which a benchmark
+// against Python must not count as Python's.
+func Executable(tb testing.TB, py string) string {
+	tb.Helper()
+	out, err := exec.Command(py, "-c", "import sys; print(sys.executable)").Output()
+	exe := strings.TrimSpace(string(out))
+	if err != nil || exe == "" {
+		tb.Fatalf("%s cannot say its executable: %v", py, err)
+	}
+	return exe
+}
