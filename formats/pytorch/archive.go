@@ -32,6 +32,7 @@ type checkpoint struct {
 	consts   any             // TorchScript constants.pkl
 	code     []codeFile      // TorchScript sources
 	nameBuf  []byte          // a member name being looked up
+	pending  []pendingStorage
 	warnings []formats.Warning
 }
 
@@ -77,8 +78,18 @@ func dataOffsets(files []*zip.File) ([]int64, []error) {
 	for w := range workers {
 		lo, hi := w*len(files)/workers, (w+1)*len(files)/workers
 		wg.Go(func() {
-			for i := lo; i < hi; i++ {
-				offsets[i], errs[i] = files[i].DataOffset()
+			i := lo
+			// The reads fall back to the mapping: under the fault guard,
+			// as every read of the file on any goroutine.
+			if err := tensor.CatchFault(func() error {
+				for ; i < hi; i++ {
+					offsets[i], errs[i] = files[i].DataOffset()
+				}
+				return nil
+			}); err != nil {
+				for ; i < hi; i++ {
+					errs[i] = err
+				}
 			}
 		})
 	}
@@ -106,9 +117,38 @@ func readZip(src *formats.Source, doc *formats.Document) (*checkpoint, error) {
 		return nil, err
 	}
 	c.folder = folder
+	// The local headers of every member (one system call each) are read
+	// on other goroutines while data.pkl is unpickled: the unpickler only
+	// records the storages it meets, and they are matched with their
+	// members once both are done.
+	pklFile := findFile(zr.File, folder+"/data.pkl")
+	if pklFile == nil {
+		return nil, formats.Errorf(-1, "zip: member %s/data.pkl cannot be read", folder)
+	}
+	pklAt, err := pklFile.DataOffset()
+	if err != nil {
+		return nil, formats.Errorf(-1, "zip: member %s/data.pkl cannot be read: local header: %v", folder, err)
+	}
+	if findFile(zr.File, folder+"/constants.pkl") != nil {
+		c.kind = "torchscript"
+	}
+	var offsets []int64
+	var errs []error
+	headersRead := make(chan struct{})
+	go func() {
+		defer close(headersRead)
+		offsets, errs = dataOffsets(zr.File)
+	}()
+	pkl0 := &member{f: pklFile, at: pklAt, size: int64(pklFile.UncompressedSize64)}
+	var pickleErr error
+	dataDirs := []string{"data/"}
+	c.root, c.unknown, pickleErr = unpickleMember(src, pkl0, func(pid any, at int64) (any, error) {
+		return c.zipStorage(pid, at, dataDirs)
+	})
+	<-headersRead
+
 	members := make(map[string]*member, len(zr.File))
 	var names []string
-	offsets, errs := dataOffsets(zr.File)
 	prefix := folder + "/"
 	for i, f := range zr.File {
 		rel, ok := strings.CutPrefix(f.Name, prefix)
@@ -167,22 +207,16 @@ func readZip(src *formats.Source, doc *formats.Document) (*checkpoint, error) {
 	c.header = append(c.header, formats.HeaderField{Name: "data.pkl", Offset: pkl.at, Size: int(min(pkl.size, 1<<30)),
 		Value: fmt.Sprintf("pickle of %d bytes", pkl.size), Meaning: methodName(pkl.f.Method)})
 
-	if _, ts := members["constants.pkl"]; ts {
-		c.kind = "torchscript"
-	}
-	storageDirs := []string{"data/"}
-	var pickleErr error
-	c.root, c.unknown, pickleErr = unpickleMember(src, pkl, func(pid any, at int64) (any, error) {
-		return c.zipStorage(doc, src, members, storageDirs, pid, at)
-	})
+	c.resolveStorages(doc, src, members)
 	if pickleErr != nil {
 		return c, pickleErr
 	}
 	if m := members["constants.pkl"]; m != nil {
-		storageDirs = []string{"constants/", "data/"}
+		constDirs := []string{"constants/", "data/"}
 		consts, unknown, err := unpickleMember(src, m, func(pid any, at int64) (any, error) {
-			return c.zipStorage(doc, src, members, storageDirs, pid, at)
+			return c.zipStorage(pid, at, constDirs)
 		})
+		c.resolveStorages(doc, src, members)
 		if err != nil {
 			c.warn(m.at, "constants.pkl: %v", err)
 		} else {
@@ -307,7 +341,7 @@ func unpickleMember(src *formats.Source, m *member, persistent func(any, int64) 
 
 // zipStorage resolves a persistent id ('storage', type, key, location,
 // numel) to its member data/<key>.
-func (c *checkpoint) zipStorage(doc *formats.Document, src *formats.Source, members map[string]*member, dirs []string, pid any, at int64) (any, error) {
+func (c *checkpoint) zipStorage(pid any, at int64, dirs []string) (any, error) {
 	its, ok := pid.(*pyTuple)
 	if !ok || len(its.items) < 5 {
 		return nil, formats.Errorf(at, "pickle: persistent id is a %s, expected ('storage', type, key, location, numel)", typeName(pid))
@@ -336,6 +370,25 @@ func (c *checkpoint) zipStorage(doc *formats.Document, src *formats.Source, memb
 	if b == nil {
 		b = &blob{key: key, at: -1}
 		c.blobs[key] = b
+		c.pending = append(c.pending, pendingStorage{b: b, dirs: dirs, at: at})
+	}
+	return &pyStorage{key: key, elem: st.elem, location: location, numel: numel, at: at, blob: b}, nil
+}
+
+// pendingStorage is a storage a pickle named, to be matched with its
+// member (see readZip).
+type pendingStorage struct {
+	b    *blob
+	dirs []string // the folders its member may be in, in order
+	at   int64    // where the pickle named it, for messages
+}
+
+// resolveStorages finds the members of the storages met since the last
+// call: a stored one is viewed in place, a deflated one inflates when
+// read; a missing or unreadable one says why.
+func (c *checkpoint) resolveStorages(doc *formats.Document, src *formats.Source, members map[string]*member) {
+	for _, p := range c.pending {
+		b, dirs, at, key := p.b, p.dirs, p.at, p.b.key
 		var m *member
 		if cleanName(key) {
 			for _, d := range dirs {
@@ -371,7 +424,17 @@ func (c *checkpoint) zipStorage(doc *formats.Document, src *formats.Source, memb
 			c.warn(at, "%s", b.missing)
 		}
 	}
-	return &pyStorage{key: key, elem: st.elem, location: location, numel: numel, at: at, blob: b}, nil
+	c.pending = c.pending[:0]
+}
+
+// findFile returns the first member named name, or nil.
+func findFile(files []*zip.File, name string) *zip.File {
+	for _, f := range files {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
 }
 
 // Legacy format: five pickles and the raw storages, in one stream.
