@@ -34,20 +34,23 @@ func TestOverviewComputesOnceAndFills(t *testing.T) {
 	if !o.Running || len(o.Model.Tensors) == 0 || o.Done() != 0 {
 		t.Fatalf("start: running %v, %d tensors, %d done", o.Running, len(o.Model.Tensors), o.Done())
 	}
+	// Figures arrive while the summary runs, in batches (all of them in
+	// one batch when the UI is slower than the workers, as under load),
+	// not only when it ends.
 	var seen []int
-	o.OnChange = func() { seen = append(seen, o.Done()) }
+	arrivedWhileRunning := false
+	o.OnChange = func() {
+		seen = append(seen, o.Done())
+		arrivedWhileRunning = arrivedWhileRunning || o.Running && o.Done() > 0
+	}
 	if !q.Drain(func() bool { return o.Running }, time.Minute) {
 		t.Fatal("the summary did not finish")
 	}
 	if o.Err != nil || o.Done() != len(o.Model.Tensors) || o.Progress != 1 {
 		t.Fatalf("end: err %v, %d of %d done, progress %v", o.Err, o.Done(), len(o.Model.Tensors), o.Progress)
 	}
-	partial := false
-	for _, n := range seen {
-		partial = partial || n > 0 && n < len(o.Model.Tensors)
-	}
-	if !partial {
-		t.Errorf("the table never filled progressively: %v", seen)
+	if !arrivedWhileRunning {
+		t.Errorf("no figures arrived before the summary ended: %v", seen)
 	}
 	if d.Overview() != o {
 		t.Error("asking again recomputed the summary")
