@@ -54,3 +54,33 @@ func TestMemberAttributes(t *testing.T) {
 		t.Errorf("JSON lacks the member's attributes: %s", js)
 	}
 }
+
+// A member whose local header is broken is left out with a warning at the
+// header's byte; the others are listed.
+func TestBrokenLocalHeader(t *testing.T) {
+	var zbuf bytes.Buffer
+	zw := zip.NewWriter(&zbuf)
+	for _, name := range []string{"a.npy", "b.npy"} {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(npyBytes("{'descr': '|u1', 'fortran_order': False, 'shape': (1,), }", []byte{7}))
+	}
+	zw.Close()
+	b := zbuf.Bytes()
+	second := bytes.Index(b[4:], []byte("PK\x03\x04")) + 4
+	b[second+2] = 'X'
+	doc, err := formats.OpenBytes("a.npz", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	if len(doc.Tensors) != 1 || doc.Tensors[0].Name != "a" {
+		t.Fatalf("tensors %v", doc.Tensors)
+	}
+	if len(doc.Warnings) != 1 || doc.Warnings[0].Offset != int64(second) ||
+		doc.Warnings[0].Message != `member "b.npy": zip: local header: expected the signature PK\x03\x04, found "PKX\x04"` {
+		t.Errorf("warnings %v (local header at %d)", doc.Warnings, second)
+	}
+}

@@ -147,9 +147,9 @@ func (r *npzReader) read(m *zipMember) (*array, int64, error) {
 	if err != nil {
 		var fe *formats.Error
 		if errors.As(err, &fe) {
-			return nil, fe.Offset, fmt.Errorf("local header: %s", fe.Msg)
+			return nil, fe.Offset, errors.New(fe.Msg)
 		}
-		return nil, -1, fmt.Errorf("local header: %v", err)
+		return nil, -1, err
 	}
 	if !bytes.HasSuffix(m.name, []byte(".npy")) {
 		r.doc.Warn(at, "member %q is not a .npy array: not listed", m.name)

@@ -272,11 +272,11 @@ func (d *zipDirectory) each(fn func(m *zipMember)) {
 func (d *zipDirectory) dataOffset(m *zipMember) (int64, error) {
 	size := int64(len(d.data))
 	if m.header < 0 || m.header >= size || size-m.header < zipLocalLen {
-		return 0, formats.Errorf(m.at, "zip: local header of %q expected at byte %d, outside the %d-byte file", m.name, m.header, size)
+		return 0, formats.Errorf(m.at, "zip: local header expected at byte %d, outside the %d-byte file", m.header, size)
 	}
 	l := d.data[m.header:]
 	if binary.LittleEndian.Uint32(l) != zipLocalSig {
-		return 0, formats.Errorf(m.header, "zip: local header of %q: expected the signature PK\\x03\\x04, found %q", m.name, l[:4])
+		return 0, formats.Errorf(m.header, "zip: local header: expected the signature PK\\x03\\x04, found %q", l[:4])
 	}
 	return m.header + zipLocalLen + int64(binary.LittleEndian.Uint16(l[26:])) + int64(binary.LittleEndian.Uint16(l[28:])), nil
 }
