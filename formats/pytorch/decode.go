@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"tensorscope/formats"
+	"tensorscope/tensor"
 )
 
 var format = &formats.Format{
@@ -159,12 +160,14 @@ func decode(src *formats.Source) (*formats.Document, error) {
 	if err != nil {
 		return doc, err
 	}
-	fill(doc, c)
+	if err := fill(doc, c); err != nil {
+		return doc, err
+	}
 	return doc, nil
 }
 
 // fill lists the checkpoint's tensors and its metadata tree.
-func fill(doc *formats.Document, c *checkpoint) {
+func fill(doc *formats.Document, c *checkpoint) error {
 	sort.SliceStable(doc.Header, func(i, j int) bool { return doc.Header[i].Offset < doc.Header[j].Offset })
 	var end int64
 	for _, h := range doc.Header {
@@ -180,14 +183,31 @@ func fill(doc *formats.Document, c *checkpoint) {
 	}
 	doc.Warnings = append(doc.Warnings, c.warnings...)
 	c.warnings = nil
+
+	// The metadata tree and the tensor list read the unpickled objects
+	// and change none of them: the tree is built on another goroutine
+	// (under the fault guard: a pickled array's bytes are the file's).
+	mb := newMetaBuilder(c.size).link(named)
+	var object, consts *formats.Meta
+	treeDone := make(chan error, 1)
+	go func() {
+		treeDone <- tensor.CatchFault(func() error {
+			object = metaOf("object", c.root, mb, 0)
+			if c.consts != nil {
+				consts = metaOf("constants", c.consts, mb, 0)
+			}
+			return nil
+		})
+	}()
 	b.addTensors(named)
 	doc.Warnings = append(doc.Warnings, c.warnings...)
-
+	if err := <-treeDone; err != nil {
+		return err
+	}
 	doc.Metadata = formats.NewObject("")
-	mb := newMetaBuilder(c.size).link(named)
-	doc.Metadata.Add(metaOf("object", c.root, mb, 0))
-	if c.consts != nil {
-		doc.Metadata.Add(metaOf("constants", c.consts, mb, 0))
+	doc.Metadata.Add(object)
+	if consts != nil {
+		doc.Metadata.Add(consts)
 	}
 	if len(c.code) > 0 {
 		code := formats.NewObject("code")
@@ -205,6 +225,7 @@ func fill(doc *formats.Document, c *checkpoint) {
 	if mb.cut {
 		doc.Warn(-1, "the object is larger than the metadata pane shows: it is cut at %d nodes", mb.budget)
 	}
+	return nil
 }
 
 // maxCodeLines bounds the source lines shown as tables (the whole text of
