@@ -78,6 +78,7 @@ func TestRemoteSamplesReadAsLocal(t *testing.T) {
 	dir := samples.Root()
 	s := remotetest.New(dir)
 	defer s.Close()
+	defer formats.SetRemoteCache("1G")
 	for _, name := range remoteSamples {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			local := filepath.Join(dir, name)
@@ -99,6 +100,14 @@ func TestRemoteSamplesReadAsLocal(t *testing.T) {
 			}
 			if lout != rout {
 				t.Errorf("stats --json differ:\nlocal  %.300s\nremote %.300s", lout, rout)
+			}
+			// Through a 2 MiB cache: a tensor that does not fit beside
+			// the header (squeezenet's classifier, in its external data)
+			// is read in pieces.
+			rout, rerr, rcode = runOut(t, "stats", "--json", "--remote-cache", "2M", url)
+			formats.SetRemoteCache("1G")
+			if rcode != lcode || rout != lout {
+				t.Errorf("stats --json through a 2 MiB cache: status %d %s\nlocal  %.300s\nremote %.300s", rcode, rerr, lout, rout)
 			}
 		})
 	}
