@@ -78,6 +78,7 @@ func TestRemoteSamplesReadAsLocal(t *testing.T) {
 	dir := samples.Root()
 	s := remotetest.New(dir)
 	defer s.Close()
+	defer formats.SetRemoteCache("1G")
 	for _, name := range remoteSamples {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			local := filepath.Join(dir, name)
@@ -99,6 +100,14 @@ func TestRemoteSamplesReadAsLocal(t *testing.T) {
 			}
 			if lout != rout {
 				t.Errorf("stats --json differ:\nlocal  %.300s\nremote %.300s", lout, rout)
+			}
+			// Through a 2 MiB cache: a tensor that does not fit beside
+			// the header (squeezenet's classifier, in its external data)
+			// is read in pieces.
+			rout, rerr, rcode = runOut(t, "stats", "--json", "--remote-cache", "2M", url)
+			formats.SetRemoteCache("1G")
+			if rcode != lcode || rout != lout {
+				t.Errorf("stats --json through a 2 MiB cache: status %d %s\nlocal  %.300s\nremote %.300s", rcode, rerr, lout, rout)
 			}
 		})
 	}
@@ -465,8 +474,8 @@ func TestRemoteGGUFSplitShardsInParallel(t *testing.T) {
 	}
 }
 
-// The statistics of every tensor of a remote file larger than the cache:
-// a tensor done with is not held while the next is read.
+// The statistics and the summary of every tensor of a remote file larger
+// than the cache: a tensor done with is not held while the next is read.
 func TestRemoteStatsOfAFileLargerThanTheCache(t *testing.T) {
 	dir := t.TempDir()
 	writeSafetensors(t, filepath.Join(dir, "m.safetensors"), 5, 1<<20) // five 4 MiB tensors
@@ -480,5 +489,14 @@ func TestRemoteStatsOfAFileLargerThanTheCache(t *testing.T) {
 	out, errs, code := runOut(t, "stats", "--json", "--remote-cache", "9M", s.URLOf("m.safetensors"))
 	if code != 0 || out != local {
 		t.Fatalf("20 MiB of tensors through a 9 MiB cache: status %d: %s\nlocal  %s\nremote %s", code, errs, local, out)
+	}
+	local, lerr, code = runOut(t, "summary", "--json", filepath.Join(dir, "m.safetensors"))
+	if code != 0 {
+		t.Fatal(lerr)
+	}
+	out, errs, code = runOut(t, "summary", "--json", "--remote-cache", "9M", s.URLOf("m.safetensors"))
+	out = strings.ReplaceAll(out, s.URL, dir)
+	if code != 0 || out != local {
+		t.Fatalf("summary of 20 MiB of tensors through a 9 MiB cache: status %d: %s\nlocal  %.300s\nremote %.300s", code, errs, local, out)
 	}
 }

@@ -181,8 +181,8 @@ func (e *TensorEntry) loadRemote(ctx context.Context) (*tensor.Tensor, error) {
 				streaming = true
 				return nil
 			}
-			return fmt.Errorf("%w: this view needs all %s of the tensor in memory at once, and the cache for remote files holds %s (set by --remote-cache or %s); statistics read it in pieces",
-				remote.ErrCacheFull, byteSize(n), byteSize(remote.CacheLimit()), remote.CacheEnv)
+			return fmt.Errorf("%w: this view needs all %s of the tensor in memory at once; the cache for remote files holds %s, %s of it in use (set its size with --remote-cache or %s); statistics read a tensor in pieces",
+				remote.ErrCacheFull, byteSize(n), byteSize(remote.CacheLimit()), byteSize(remote.InUse()), remote.CacheEnv)
 		}
 		return err
 	}

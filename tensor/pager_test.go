@@ -3,6 +3,7 @@ package tensor
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand"
 	"sync"
@@ -130,6 +131,21 @@ func TestStatsPageWhatTheyRead(t *testing.T) {
 			}
 			if p.pages < 2 || p.pages != p.releases {
 				t.Errorf("%s %s: %d pages, %d releases", c.name, name, p.pages, p.releases)
+			}
+			// The model summary's pass, over storage paged afresh.
+			st2, _ := pagedStorage(c.real)
+			x2, _ := New(st2, c.off, c.dt, c.shape)
+			xv2, _ := v(x2)
+			wantSum, err := ComputeSummary(context.Background(), rv, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gotSum, err := ComputeSummary(context.Background(), xv2, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(gotSum) != fmt.Sprint(wantSum) {
+				t.Errorf("%s %s: paged summary %+v, whole %+v", c.name, name, gotSum, wantSum)
 			}
 		}
 	}

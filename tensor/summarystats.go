@@ -365,6 +365,11 @@ func ComputeSummary(ctx context.Context, t *Tensor, progress ProgressFunc) (Summ
 			w.cur = &parts[c]
 			lo, hi := plan.bounds(c)
 			w.pos = lo
+			release, err := t.page(ctx, &l, lo, hi)
+			if err != nil {
+				return err
+			}
+			defer release()
 			t.prefault(&l, lo, hi)
 			return steps(ctx, lo, hi, meter, func(lo, hi int64) {
 				w.pos = lo
@@ -419,8 +424,13 @@ func codeSummary(ctx context.Context, t *Tensor, l *layout, width int, rows *row
 		}
 		return func(ch int) error {
 			lo, hi := plan.bounds(ch)
+			release, err := t.page(ctx, l, lo, hi)
+			if err != nil {
+				return err
+			}
+			defer release()
 			t.prefault(l, lo, hi)
-			err := steps(ctx, lo, hi, meter, func(lo, hi int64) {
+			err = steps(ctx, lo, hi, meter, func(lo, hi int64) {
 				if rows == nil {
 					l.runs(lo, hi, c.count)
 				} else {

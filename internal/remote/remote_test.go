@@ -578,3 +578,26 @@ func TestPrefetchFetchesAheadInBatches(t *testing.T) {
 		t.Fatalf("%d bytes pinned after a prefetch", remote.InUse())
 	}
 }
+
+// A reader short of room while a prefetch is in flight waits for it to
+// land (prefetched bytes can then be dropped) instead of failing.
+func TestEnsureWaitsForRoomHeldByAFetchInFlight(t *testing.T) {
+	data := randomBytes(8 << 20)
+	s := serve(t, "f.bin", data)
+	old := remote.CacheLimit()
+	defer remote.SetCacheLimit(old)
+	w, err := open(t, s.URLOf("f.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	remote.SetCacheLimit(remote.CachedBytes() + 2<<20)
+	s.Faults.Latency = 300 * time.Millisecond
+	w.Prefetch(context.Background(), 1<<20, 2<<20) // reserves the whole budget
+	time.Sleep(50 * time.Millisecond)
+	if err := ensure(t, w, 5<<20, 1<<20); err != nil {
+		t.Fatalf("a range needing room held by a prefetch in flight: %v", err)
+	}
+	if !bytes.Equal(w.Bytes()[5<<20:6<<20], data[5<<20:6<<20]) {
+		t.Fatal("fetched bytes differ")
+	}
+}

@@ -45,7 +45,11 @@ var cache = struct {
 	pinned   int64     // of which pinned
 	reserved int64     // bytes being fetched, not held yet
 	limit    int64
-}{limit: envLimit()}
+	// landed is closed (and replaced) whenever fetched bytes are entered
+	// or given up: a reader short of room waits for it while other
+	// fetches are in flight.
+	landed chan struct{}
+}{limit: envLimit(), landed: make(chan struct{})}
 
 func envLimit() int64 {
 	if v := os.Getenv(CacheEnv); v != "" {
@@ -287,6 +291,18 @@ func (w *Window) Ensure(ctx context.Context, off, n int64, progress func(done, t
 	}
 	for {
 		missing, waits, need, err := w.pinAndPlan(first, last, &pins)
+		var short *roomWait
+		if errors.As(err, &short) {
+			// No room until fetches in flight land (prefetched bytes
+			// can then be dropped): wait for one, and plan again.
+			select {
+			case <-short.landed:
+				continue
+			case <-ctx.Done():
+				w.unpin(pins.list)
+				return nil, ctx.Err()
+			}
+		}
 		if err != nil {
 			w.unpin(pins.list)
 			return nil, err
@@ -410,6 +426,12 @@ func (p *pinSet) add(e *extent) bool {
 	return true
 }
 
+// roomWait: the cache has no room for a reader's blocks until fetches in
+// flight land.
+type roomWait struct{ landed chan struct{} }
+
+func (*roomWait) Error() string { return "waiting for room in the remote cache" }
+
 // A flight is a piece being fetched: other readers of its blocks wait
 // for done.
 type flight struct {
@@ -460,8 +482,11 @@ func (w *Window) pinAndPlan(first, last int64, pins *pinSet) (missing []piece, w
 			back = back.Prev()
 		}
 		if back == nil {
+			if cache.reserved > 0 {
+				return nil, nil, 0, &roomWait{cache.landed}
+			}
 			return nil, nil, 0, fmt.Errorf("%w: %d more bytes are needed of %s beside %d bytes in use (the budget is %d bytes; raise it with --remote-cache or %s)",
-				ErrCacheFull, need, w.File.Target, cache.pinned+cache.reserved, cache.limit, CacheEnv)
+				ErrCacheFull, need, w.File.Target, cache.pinned, cache.limit, CacheEnv)
 		}
 		evictLocked(back.Value.(*extent))
 	}
@@ -631,6 +656,8 @@ func (w *Window) land(p piece, fetched bool, pins *pinSet) (err error) {
 	}
 	cache.Lock()
 	cache.reserved -= p.n
+	close(cache.landed)
+	cache.landed = make(chan struct{})
 	for b := p.off / BlockSize; b*BlockSize < p.off+p.n; b++ {
 		if w.inflight[b] == p.f {
 			delete(w.inflight, b)
