@@ -500,3 +500,43 @@ func TestRemoteStatsOfAFileLargerThanTheCache(t *testing.T) {
 		t.Fatalf("summary of 20 MiB of tensors through a 9 MiB cache: status %d: %s\nlocal  %.300s\nremote %.300s", code, errs, local, out)
 	}
 }
+
+// A remote index reads each shard's header once: its decode runs again
+// each time it reaches index bytes not fetched yet, and the shards named
+// so far were read again each time (206 requests for 100 shards).
+func TestRemoteIndexReadsEachShardOnce(t *testing.T) {
+	dir := t.TempDir()
+	const shards, perShard = 20, 300
+	weightMap := map[string]string{}
+	for s := range shards {
+		file := fmt.Sprintf("model-%05d-of-%05d.safetensors", s+1, shards)
+		hdr := map[string]any{}
+		for j := range perShard {
+			name := fmt.Sprintf("model.layers.%d.attention.block_%d.a_long_name_so_that_the_index_spans_blocks.weight", s, j)
+			hdr[name] = map[string]any{"dtype": "F32", "shape": []int{1}, "data_offsets": []int{4 * j, 4*j + 4}}
+			weightMap[name] = file
+		}
+		h, _ := json.Marshal(hdr)
+		b := binary.LittleEndian.AppendUint64(nil, uint64(len(h)))
+		b = append(append(b, h...), make([]byte, 4*perShard)...)
+		if err := os.WriteFile(filepath.Join(dir, file), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix, _ := json.Marshal(map[string]any{"metadata": map[string]any{}, "weight_map": weightMap})
+	if len(ix) < 4*remote.BlockSize {
+		t.Fatalf("the index is %d bytes: too small to need several fetches", len(ix))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "model.safetensors.index.json"), ix, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := remotetest.New(dir)
+	defer s.Close()
+	s.ResetTraffic()
+	if _, errOut, code := runOut(t, "info", "--json", s.URLOf("model.safetensors.index.json")); code != 0 {
+		t.Fatalf("info: status %d: %s", code, errOut)
+	}
+	if reqs, _ := s.Traffic(); reqs > shards+8 {
+		t.Errorf("info of a %d-shard index made %d requests; want one per shard and a few for the index", shards, reqs)
+	}
+}

@@ -62,10 +62,14 @@ func decode(src *formats.Source) (*formats.Document, error) {
 		// shard cost a quarter of opening a large checkpoint.
 		// Shards named .safetensors are read while the index is parsed;
 		// others (a PyTorch index's) wait for shardFormat.
+		// Not for a remote index: its decode runs again each time it
+		// reaches bytes not fetched yet, and would read the shards named so
+		// far again each time (each shard's header up to six times).
 		r := newShardReader(src.Path)
 		defer r.stop()
+		early := !formats.IsRemote(src.Path)
 		ix, err := parseIndex(src.Data, func(i int, file string) {
-			if strings.HasSuffix(file, ".safetensors") {
+			if early && strings.HasSuffix(file, ".safetensors") {
 				r.read(i, file)
 			}
 		})
