@@ -27,7 +27,7 @@ type Doc struct {
 func newDoc(post Poster, d *formats.Document, src Source) *Doc {
 	doc := &Doc{Source: src, post: post, Inspector: NewInspector(post)}
 	doc.replace(d)
-	if len(d.Tensors) == 1 {
+	if len(d.Tensors) == 1 && opensByItself(d.Tensors[0]) {
 		// A file of one tensor is opened to look at it: show it at once.
 		doc.Inspector.Show(0, d.Tensors[0])
 	}

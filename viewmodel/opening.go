@@ -7,7 +7,10 @@ import "tensorscope/formats"
 // tensor of two or more dimensions whose role is weight (the first of
 // equals, in list order), else the first tensor that can be drawn, else the
 // first with any data or text. It is -1 when no row shown holds a tensor
-// with data.
+// with data. A tensor of a remote file that showing would read at length
+// from the server (formats.TensorEntry.RemoteReadNote) is never opened on
+// by itself: opening a checkpoint on the Hub reads its header, and a
+// tensor's bytes only when the user asks for them.
 func (l *TensorList) OpeningRow() int {
 	best, bestSize := -1, int64(-1)
 	firstDrawn, firstData := -1, -1
@@ -17,6 +20,9 @@ func (l *TensorList) OpeningRow() int {
 			continue // a group row of the name tree
 		}
 		e := l.entries[i]
+		if !opensByItself(e) {
+			continue
+		}
 		if !e.HasData() {
 			if e.HasText() && firstData < 0 {
 				firstData = row
@@ -51,3 +57,7 @@ func (l *TensorList) OpeningRow() int {
 func drawable(e *formats.TensorEntry) bool {
 	return e.DType.Numeric() || e.DType.IsComplex()
 }
+
+// opensByItself reports whether e may be shown without the user asking:
+// not when showing it reads it at length from a server.
+func opensByItself(e *formats.TensorEntry) bool { return e.RemoteReadNote() == "" }
