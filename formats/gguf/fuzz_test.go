@@ -5,10 +5,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"tensorscope/formats"
+	"tensorscope/internal/samples"
 	"tensorscope/tensor"
 )
 
@@ -43,15 +45,17 @@ func checkDecode(t *testing.T, b []byte) (*formats.Document, error) {
 }
 
 func seedFiles(f *testing.F) [][]byte {
+	dir := samples.Dir(f, "gguf") // skips (fails under CI=true) without the samples
 	var out [][]byte
 	for _, p := range []string{
 		"edge-cases/kv-and-tensor-types-align64.gguf",
 		"quantized-llama.cpp/split/synth-llama256-IQ1_S-00002-of-00002.gguf",
 	} {
-		b, err := os.ReadFile(samplePath(&testing.T{}, p))
-		if err == nil {
-			out = append(out, b)
+		b, err := os.ReadFile(filepath.Join(dir, p))
+		if err != nil {
+			f.Fatal(err)
 		}
+		out = append(out, b)
 	}
 	return append(out, minimalFile())
 }

@@ -223,7 +223,7 @@ func (m *Model) Compute(ctx context.Context, doc *formats.Document, progress fun
 func (m *Model) computeOne(ctx context.Context, e *formats.TensorEntry, t *Tensor, report func(int64)) error {
 	stored, err := e.Load(formats.Streamed(ctx)) // read in pieces when remote and larger than the cache
 	if err != nil {
-		return fmt.Errorf("tensor %q: %w", e.Name, err)
+		return err // Load's errors name the tensor
 	}
 	x := stored
 	if stored.DType().IsComplex() {
