@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"runtime"
-	"sync"
 	"time"
 
 	"tensorscope/internal/remote"
@@ -22,10 +21,6 @@ func IsRemote(path string) bool { return remote.IsURL(path) }
 // faults into something else in a loop.
 const maxFaultRetries = 64
 
-// remoteWindows maps each storage over a remote file to its window, for
-// the tensor loaders' fetches.
-var remoteWindows sync.Map // *tensor.Storage → *remote.Window
-
 // openRemoteStorage opens the remote file name as a storage whose bytes
 // fault until fetched. Closing the storage closes the window.
 func openRemoteStorage(ctx context.Context, name string) (*tensor.Storage, *remote.Window, error) {
@@ -37,13 +32,9 @@ func openRemoteStorage(ctx context.Context, name string) (*tensor.Storage, *remo
 	if err != nil {
 		return nil, nil, err
 	}
-	var st *tensor.Storage
-	st = tensor.NewStorageFunc(w.Bytes(), func() error {
-		remoteWindows.Delete(st)
-		return w.Close()
-	})
+	// The storage finds its window again through its pager (windowOf).
+	st := tensor.NewStorageFunc(w.Bytes(), w.Close)
 	st.SetPager(windowPager{w})
-	remoteWindows.Store(st, w)
 	return st, w, nil
 }
 
@@ -227,11 +218,10 @@ func byteSize(n int64) string {
 // ensureRange fetches bytes [off, off+n) of st if st is a remote window,
 // pinned until ctx is done when hold is set.
 func ensureRange(ctx context.Context, st *tensor.Storage, off, n int64, hold bool) error {
-	v, ok := remoteWindows.Load(st)
-	if !ok {
+	w := windowOf(st)
+	if w == nil {
 		return nil
 	}
-	w := v.(*remote.Window)
 	off = max(off, 0)
 	n = min(n, w.Size()-off)
 	if n <= 0 {
@@ -311,11 +301,16 @@ func statRemote(path string) (fs.FileInfo, error) {
 	return remoteInfo{name: path, size: f.Size()}, nil
 }
 
-// windowOf is for tests: the window under a remote document's bytes.
+// windowOf is the window under a remote storage's bytes, nil for any
+// other storage.
 func windowOf(st *tensor.Storage) *remote.Window {
-	v, _ := remoteWindows.Load(st)
-	w, _ := v.(*remote.Window)
-	return w
+	if st == nil {
+		return nil
+	}
+	if p, ok := st.Pager().(windowPager); ok {
+		return p.w
+	}
+	return nil
 }
 
 // HeaderReaders is how many further files' headers (shards of an index)

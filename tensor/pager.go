@@ -19,6 +19,9 @@ type Pager interface {
 // storage is read.
 func (s *Storage) SetPager(p Pager) { s.pager = p }
 
+// Pager is the storage's pager, nil for bytes that are simply there.
+func (s *Storage) Pager() Pager { return s.pager }
+
 // page asks t's storage's pager, if it has one, for the bytes elements
 // [lo, hi) of l (made from t) occupy.
 func (t *Tensor) page(ctx context.Context, l *layout, lo, hi int64) (release func(), err error) {
