@@ -33,6 +33,7 @@ type checkpoint struct {
 	code     []codeFile      // TorchScript sources
 	nameBuf  []byte          // a member name being looked up
 	pending  []pendingStorage
+	slab     slab // storages and blobs
 	warnings []formats.Warning
 }
 
@@ -368,11 +369,11 @@ func (c *checkpoint) zipStorage(pid any, at int64, dirs []string) (any, error) {
 	}
 	b := c.blobs[key]
 	if b == nil {
-		b = &blob{key: key, at: -1}
+		b = c.slab.blob(blob{key: key, at: -1})
 		c.blobs[key] = b
 		c.pending = append(c.pending, pendingStorage{b: b, dirs: dirs, at: at})
 	}
-	return &pyStorage{key: key, elem: st.elem, location: location, numel: numel, at: at, blob: b}, nil
+	return c.slab.storage(pyStorage{key: key, elem: st.elem, location: location, numel: numel, at: at, blob: b}), nil
 }
 
 // pendingStorage is a storage a pickle named, to be matched with its

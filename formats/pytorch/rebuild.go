@@ -465,16 +465,16 @@ func (u *unpickler) tensorView(how string, args []any, at int) (*pyTensor, error
 	if !ok {
 		return nil, u.errf(at, "%s: the storage offset is a %s", how, typeName(args[1]))
 	}
-	size, ok := intList(args[2])
+	size, ok := u.slab.intList(args[2])
 	if !ok {
 		return nil, u.errf(at, "%s: the size is a %s, expected a tuple of ints", how, typeName(args[2]))
 	}
-	stride, ok := intList(args[3])
+	stride, ok := u.slab.intList(args[3])
 	if !ok {
 		return nil, u.errf(at, "%s: the stride is a %s, expected a tuple of ints", how, typeName(args[3]))
 	}
-	return &pyTensor{storage: st, offset: off, size: size, stride: stride, elem: st.elem,
-		at: u.base + int64(at), how: how}, nil
+	return u.slab.tensor(pyTensor{storage: st, offset: off, size: size, stride: stride, elem: st.elem,
+		at: u.base + int64(at), how: how}), nil
 }
 
 // rebuildParameter reads (data, requires_grad, hooks[, state]).
