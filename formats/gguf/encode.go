@@ -63,7 +63,7 @@ func WriteHeader(w io.Writer, kvs []KV, tensors []TensorSpec, alignment int64) (
 		put(t.GGMLType)
 		put(uint64(rel))
 		rels = append(rels, rel)
-		g, ok := ggmlTypes[t.GGMLType]
+		g, ok := lookupGGMLType(t.GGMLType)
 		if !ok {
 			return 0, nil, fmt.Errorf("tensor %s: unknown ggml type %d", t.Name, t.GGMLType)
 		}

@@ -212,7 +212,7 @@ func (h *header) readTensorInfos(r *reader) {
 		if r.err != nil {
 			return
 		}
-		g, ok := ggmlTypes[ti.ggmlType]
+		g, ok := lookupGGMLType(ti.ggmlType)
 		if !ok {
 			r.failf(typeAt, "tensor %q: type: expected a ggml type, found %s", ti.name, GGMLTypeName(ti.ggmlType))
 			return

@@ -6,12 +6,16 @@ import (
 	"tensorscope/tensor"
 )
 
-// ggmlTypes maps ggml_type numbers (ggml.h; stable in GGUF files) to the
-// tensor core's dtypes. Numbers ggml removed (4, 5, 31–33, 36–38) are absent.
-var ggmlTypes = map[uint32]struct {
+// ggmlType is a ggml_type number's name and the tensor core's dtype.
+type ggmlType struct {
 	name  string
 	dtype tensor.DType
-}{
+}
+
+// ggmlTypes maps ggml_type numbers (ggml.h; stable in GGUF files) to the
+// tensor core's dtypes. Numbers ggml removed (4, 5, 31–33, 36–38) have no
+// name. An array, so that no initialiser builds it at every start.
+var ggmlTypes = [...]ggmlType{
 	0: {"F32", tensor.Float32}, 1: {"F16", tensor.Float16},
 	2: {"Q4_0", tensor.GGMLQ4_0}, 3: {"Q4_1", tensor.GGMLQ4_1},
 	6: {"Q5_0", tensor.GGMLQ5_0}, 7: {"Q5_1", tensor.GGMLQ5_1},
@@ -33,18 +37,27 @@ var ggmlTypes = map[uint32]struct {
 
 // removedTypes names the ggml_type numbers that ggml once wrote and dropped,
 // so that the error about such a file says what it is.
-var removedTypes = map[uint32]string{
+var removedTypes = [...]string{
 	4: "Q4_2", 5: "Q4_3", 31: "Q4_0_4_4", 32: "Q4_0_4_8", 33: "Q4_0_8_8",
 	36: "IQ4_NL_4_4", 37: "IQ4_NL_4_8", 38: "IQ4_NL_8_8",
 }
 
+// lookupGGMLType returns type number t, ok false for numbers ggml does
+// not define (now).
+func lookupGGMLType(t uint32) (ggmlType, bool) {
+	if t < uint32(len(ggmlTypes)) && ggmlTypes[t].name != "" {
+		return ggmlTypes[t], true
+	}
+	return ggmlType{}, false
+}
+
 // GGMLTypeName returns ggml's name of type number t ("Q4_K").
 func GGMLTypeName(t uint32) string {
-	if g, ok := ggmlTypes[t]; ok {
+	if g, ok := lookupGGMLType(t); ok {
 		return g.name
 	}
-	if name, ok := removedTypes[t]; ok {
-		return name + " (removed from ggml)"
+	if t < uint32(len(removedTypes)) && removedTypes[t] != "" {
+		return removedTypes[t] + " (removed from ggml)"
 	}
 	return fmt.Sprintf("type %d", t)
 }
