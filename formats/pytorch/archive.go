@@ -2,6 +2,7 @@ package pytorch
 
 import (
 	"archive/zip"
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -98,55 +99,139 @@ func dataOffsets(files []*zip.File) ([]int64, []error) {
 	return offsets, errs
 }
 
+// zipDirectory is archive/zip's reading of the archive: its members, the
+// archive folder, and where each member's data starts.
+type zipDirectory struct {
+	zr      *zip.Reader
+	folder  string
+	offsets []int64 // by zr.File
+	errs    []error
+	err     error
+}
+
+// offsetOf is where member f's data starts.
+func (d *zipDirectory) offsetOf(f *zip.File) (int64, error) {
+	for i, g := range d.zr.File {
+		if g == f {
+			return d.offsets[i], d.errs[i]
+		}
+	}
+	return f.DataOffset()
+}
+
+// readZipDirectory reads the directory and every local header, under the
+// fault guard (its reads may fall back to the mapping).
+func readZipDirectory(src *formats.Source, zreader *zipReaderAt) (d zipDirectory) {
+	d.err = tensor.CatchFault(func() error {
+		zr, err := zip.NewReader(zreader, int64(len(src.Data)))
+		if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
+			// Member names are never used as paths: "insecure" ones are
+			// only refused below.
+			return formats.Errorf(-1, "zip: %v", err)
+		}
+		zr.RegisterDecompressor(zip.Deflate, fastInflate(src.Data, zreader))
+		folder, err := archiveFolder(zr)
+		if err != nil {
+			return err
+		}
+		d.zr, d.folder = zr, folder
+		d.offsets, d.errs = dataOffsets(zr.File)
+		return nil
+	})
+	return d
+}
+
+// quickPickle finds the first <folder>/data.pkl of the central directory
+// when it is stored (as torch writes it), and where its bytes are, from
+// the directory and its local header alone. ok is false for anything
+// else (zip64 fields, a deflated pickle, a header that does not fit):
+// the caller then waits for archive/zip.
+func quickPickle(b []byte) (folder string, at, size int64, ok bool) {
+	le := binary.LittleEndian
+	cd := centralDirectory(b)
+	for len(cd) >= 46 && string(cd[:4]) == "PK\x01\x02" {
+		n := int(le.Uint16(cd[28:]))
+		next := 46 + n + int(le.Uint16(cd[30:])) + int(le.Uint16(cd[32:]))
+		if 46+n > len(cd) {
+			return "", 0, 0, false
+		}
+		name := cd[46 : 46+n]
+		if dir, found := bytes.CutSuffix(name, []byte("/data.pkl")); found && len(dir) > 0 && bytes.IndexByte(dir, '/') < 0 && cleanName(string(name)) {
+			method, packed, unpacked, lh := le.Uint16(cd[10:]), le.Uint32(cd[20:]), le.Uint32(cd[24:]), int64(le.Uint32(cd[42:]))
+			if method != 0 || packed != unpacked || packed == 0xffffffff || lh == 0xffffffff || lh+30 > int64(len(b)) || string(b[lh:lh+4]) != "PK\x03\x04" {
+				return "", 0, 0, false
+			}
+			at = lh + 30 + int64(le.Uint16(b[lh+26:])) + int64(le.Uint16(b[lh+28:]))
+			if at+int64(packed) > int64(len(b)) {
+				return "", 0, 0, false
+			}
+			return string(dir), at, int64(packed), true
+		}
+		if next > len(cd) {
+			return "", 0, 0, false
+		}
+		cd = cd[next:]
+	}
+	return "", 0, 0, false
+}
+
 // zipArchive reads the zip format of torch.save (PyTorch ≥ 1.6) and
 // torch.jit.save: <folder>/data.pkl, <folder>/data/<key>, <folder>/version...
 func readZip(src *formats.Source, doc *formats.Document) (*checkpoint, error) {
-	size := int64(len(src.Data))
 	zreader := newZipReaderAt(src)
 	defer zreader.release()
-	zr, err := zip.NewReader(zreader, size)
-	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
-		// Member names are never used as paths: "insecure" ones are only
-		// refused below.
-		return nil, formats.Errorf(-1, "zip: %v", err)
-	}
-	zr.RegisterDecompressor(zip.Deflate, fastInflate(src.Data, zreader))
-	c := &checkpoint{kind: "zip", blobs: map[string]*blob{}}
+	// archive/zip reads the directory and then every member's local header
+	// (one system call each) on other goroutines, while data.pkl is
+	// unpickled: found straight from the directory when it is stored
+	// (quickPickle), and checked against archive/zip's reading after. The
+	// unpickler only records the storages it meets; they are matched with
+	// their members once both are done.
+	dirRead := make(chan zipDirectory, 1)
+	go func() { dirRead <- readZipDirectory(src, zreader) }()
 
-	folder, err := archiveFolder(zr)
-	if err != nil {
-		return nil, err
+	c := &checkpoint{kind: "zip", blobs: map[string]*blob{}}
+	dataDirs := []string{"data/"}
+	unpickle := func(b []byte, base int64, deflated bool) error {
+		var err error
+		c.root, c.unknown, err = unpickleData(b, base, deflated, func(pid any, at int64) (any, error) {
+			return c.zipStorage(pid, at, dataDirs)
+		})
+		return err
 	}
+	var pickleErr error
+	qFolder, qAt, qSize, quick := quickPickle(src.Data)
+	if quick {
+		pickleErr = unpickle(src.Data[qAt:qAt+qSize], qAt, false)
+	}
+	d := <-dirRead
+	if d.err != nil {
+		return nil, d.err
+	}
+	zr, folder := d.zr, d.folder
 	c.folder = folder
-	// The local headers of every member (one system call each) are read
-	// on other goroutines while data.pkl is unpickled: the unpickler only
-	// records the storages it meets, and they are matched with their
-	// members once both are done.
 	pklFile := findFile(zr.File, folder+"/data.pkl")
 	if pklFile == nil {
 		return nil, formats.Errorf(-1, "zip: member %s/data.pkl cannot be read", folder)
 	}
-	pklAt, err := pklFile.DataOffset()
+	pklAt, err := d.offsetOf(pklFile)
 	if err != nil {
 		return nil, formats.Errorf(-1, "zip: member %s/data.pkl cannot be read: local header: %v", folder, err)
 	}
 	if findFile(zr.File, folder+"/constants.pkl") != nil {
 		c.kind = "torchscript"
 	}
-	var offsets []int64
-	var errs []error
-	headersRead := make(chan struct{})
-	go func() {
-		defer close(headersRead)
-		offsets, errs = dataOffsets(zr.File)
-	}()
-	pkl0 := &member{f: pklFile, at: pklAt, size: int64(pklFile.UncompressedSize64)}
-	var pickleErr error
-	dataDirs := []string{"data/"}
-	c.root, c.unknown, pickleErr = unpickleMember(src, pkl0, func(pid any, at int64) (any, error) {
-		return c.zipStorage(pid, at, dataDirs)
-	})
-	<-headersRead
+	if !quick || qFolder != folder || qAt != pklAt || pklFile.Method != zip.Store || int64(pklFile.UncompressedSize64) != qSize {
+		// No quick start, or one archive/zip reads otherwise: unpickle
+		// the member it found, from scratch.
+		c.root, c.unknown, c.blobs, c.pending, c.warnings = nil, nil, map[string]*blob{}, nil, nil
+		pkl := &member{f: pklFile, at: pklAt, size: int64(pklFile.UncompressedSize64)}
+		b, err := pkl.readAll(src.Data, maxPickleBytes)
+		if err == nil {
+			err = unpickle(b, pkl.unpickleBase(), pklFile.Method != zip.Store)
+		}
+		pickleErr = err
+	}
+	offsets, errs := d.offsets, d.errs
 
 	members := make(map[string]*member, len(zr.File))
 	var names []string
@@ -327,14 +412,24 @@ func unpickleMember(src *formats.Source, m *member, persistent func(any, int64) 
 	if err != nil {
 		return nil, nil, err
 	}
-	base := m.at
+	return unpickleData(b, m.unpickleBase(), m.f.Method != zip.Store, persistent)
+}
+
+// unpickleBase is the file offset of a member's first byte as the
+// unpickler's messages count it: 0 in an inflated member.
+func (m *member) unpickleBase() int64 {
 	if m.f.Method != zip.Store {
-		base = 0 // offsets inside an inflated member are not file offsets
+		return 0 // offsets inside an inflated member are not file offsets
 	}
+	return m.at
+}
+
+// unpickleData runs the pickle b, whose first byte is at file offset base.
+func unpickleData(b []byte, base int64, inflated bool, persistent func(any, int64) (any, error)) (any, map[string]int, error) {
 	u := newUnpickler(b, base)
 	u.persistent = persistent
 	v, err := u.load()
-	if err != nil && m.f.Method != zip.Store {
+	if err != nil && inflated {
 		err = fmt.Errorf("%s (offsets within the inflated member)", err)
 	}
 	return v, u.unknown, err
