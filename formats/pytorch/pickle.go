@@ -415,7 +415,7 @@ func (u *unpickler) step(op byte, at int) (bool, error) {
 			return false, err
 		}
 	case opSetItems:
-		its, err := u.popMark(at)
+		its, err := u.popMarkView(at) // the dict keeps the values, not the list
 		if err != nil {
 			return false, err
 		}
@@ -656,6 +656,20 @@ func (u *unpickler) popMark(at int) ([]any, error) {
 	return its, nil
 }
 
+// popMarkView is popMark without the copy: the values stay in the
+// stack's array, valid until the next push (SETITEMS, which stores them
+// one by one: a state dict's batches of 1,000 pairs were copied twice).
+func (u *unpickler) popMarkView(at int) ([]any, error) {
+	if len(u.marks) == 0 {
+		return nil, u.errf(at, "opcode 0x%02x needs a MARK, none is open", u.data[at])
+	}
+	m := u.marks[len(u.marks)-1]
+	u.marks = u.marks[:len(u.marks)-1]
+	its := u.stack[m:]
+	u.stack = u.stack[:m]
+	return its, nil
+}
+
 // nest is the depth of a container holding its, refused beyond maxNesting.
 func (u *unpickler) nest(its []any, at int) (int, error) {
 	d := 0
@@ -726,6 +740,7 @@ func (u *unpickler) setItems(d *pyDict, kv []any, at int) error {
 		return err
 	}
 	d.depth = max(d.depth, nd)
+	d.grow(len(kv) / 2)
 	for i := 0; i+1 < len(kv); i += 2 {
 		d.set(kv[i], kv[i+1])
 	}

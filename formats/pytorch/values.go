@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -43,6 +44,16 @@ type pyDict struct {
 // newDict returns an empty dict; its indexes are made at the first key
 // (torch pickles an empty OrderedDict of hooks with every tensor).
 func newDict() *pyDict { return &pyDict{} }
+
+// grow makes room for n more keys, most of them str (a batch of
+// SETITEMS), so that a state dict's thousands of keys do not grow their
+// slices and index step by step.
+func (d *pyDict) grow(n int) {
+	d.keys, d.vals = slices.Grow(d.keys, n), slices.Grow(d.vals, n)
+	if d.strIndex == nil && n > 8 {
+		d.strIndex = make(map[string]int, n)
+	}
+}
 
 // set stores v under k, replacing an equal key as Python does. A str key
 // is its own identity (no other type equals a str), so it needs no
