@@ -128,6 +128,7 @@ func TestRemoteTransfersOnlyWhatIsRead(t *testing.T) {
 	if _, errs, code := runOut(t, "info", "--json", url); code != 0 {
 		t.Fatal(errs)
 	}
+	s.Settle()
 	reqs, sent := s.Traffic()
 	if reqs > 2 || sent > remote.BlockSize {
 		t.Errorf("info: %d requests, %d bytes; want at most 2 requests and one block", reqs, sent)
@@ -137,6 +138,7 @@ func TestRemoteTransfersOnlyWhatIsRead(t *testing.T) {
 	if _, errs, code := runOut(t, "stats", url, "t3"); code != 0 {
 		t.Fatal(errs)
 	}
+	s.Settle()
 	_, sent = s.Traffic()
 	if sent < 4<<20 || sent > 4<<20+3*remote.BlockSize {
 		t.Errorf("stats of one 4 MiB tensor transferred %d bytes", sent)

@@ -556,6 +556,7 @@ func TestPrefetchFetchesAheadInBatches(t *testing.T) {
 	if err := ensure(t, w, 1<<20, 3<<20); err != nil {
 		t.Fatal(err)
 	}
+	s.Settle()
 	s.ResetTraffic()
 	w.Prefetch(context.Background(), 1<<20, 4<<20) // 1 of 4 MiB missing: not yet
 	time.Sleep(50 * time.Millisecond)
@@ -568,6 +569,7 @@ func TestPrefetchFetchesAheadInBatches(t *testing.T) {
 			t.Fatal("the prefetched range never arrived")
 		}
 	}
+	s.Settle()
 	if _, sent := s.Traffic(); sent != 3<<20 {
 		t.Fatalf("prefetching 3 missing MiB transferred %d bytes", sent)
 	}

@@ -68,6 +68,22 @@ func (s *Server) Traffic() (requests, bytes int64) { return s.requests.Load(), s
 // ResetTraffic zeroes the counters.
 func (s *Server) ResetTraffic() { s.requests.Store(0); s.bytes.Store(0); s.peak.Store(0) }
 
+// Settle waits until the byte count stops changing: the server counts a
+// response's bytes after writing them, which may come after the client
+// has them. Call it before reading Traffic for a lower bound or an exact
+// figure, and before ResetTraffic after a fetch.
+func (s *Server) Settle() {
+	last := s.bytes.Load()
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); {
+		time.Sleep(30 * time.Millisecond)
+		now := s.bytes.Load()
+		if now == last {
+			return
+		}
+		last = now
+	}
+}
+
 // Peak returns the most requests answered at once since the last
 // ResetTraffic.
 func (s *Server) Peak() int64 { return s.peak.Load() }
