@@ -29,8 +29,16 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	for _, dir := range removeAfterTests {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
 }
+
+// removeAfterTests are folders the tests made outside their own temporary
+// ones (the lite build the process benchmarks run), removed at the end.
+var removeAfterTests []string
 
 // noViewer stands in for the viewer in tests, which never open a window.
 func noViewer(v Viewer, stderr io.Writer) int {
