@@ -367,13 +367,8 @@ func (w *Window) planPrefetch(first, last, n int64) []piece {
 		if w.owner[b] != nil || w.inflight[b] != nil {
 			continue
 		}
-		boff := b * BlockSize
-		bn := min(int64(BlockSize), w.File.size-boff)
-		if k := len(missing) - 1; k >= 0 && missing[k].off+missing[k].n == boff && missing[k].n+bn <= pieceSize {
-			missing[k].n += bn
-		} else {
-			missing = append(missing, piece{off: boff, n: bn})
-		}
+		var bn int64
+		missing, bn = w.addBlock(missing, b)
 		need += bn
 	}
 	if 2*need < n {
@@ -467,13 +462,8 @@ func (w *Window) pinAndPlan(first, last int64, pins *pinSet) (missing []piece, w
 			}
 			continue
 		}
-		boff := b * BlockSize
-		bn := min(int64(BlockSize), w.File.size-boff)
-		if k := len(missing) - 1; k >= 0 && missing[k].off+missing[k].n == boff && missing[k].n+bn <= pieceSize {
-			missing[k].n += bn
-		} else {
-			missing = append(missing, piece{off: boff, n: bn})
-		}
+		var bn int64
+		missing, bn = w.addBlock(missing, b)
 		need += bn
 	}
 	for cache.bytes+cache.reserved+need > cache.limit {
@@ -714,3 +704,16 @@ func (w *Window) enterLocked(off, n int64, pinned bool) []*extent {
 
 // extentSize is the largest unit the cache pins and drops.
 const extentSize = 1 << 20
+
+// addBlock adds block b to the pieces to fetch, joined to the last piece
+// when they touch and the piece has room, and returns its size.
+func (w *Window) addBlock(missing []piece, b int64) ([]piece, int64) {
+	boff := b * BlockSize
+	bn := min(int64(BlockSize), w.File.size-boff)
+	if k := len(missing) - 1; k >= 0 && missing[k].off+missing[k].n == boff && missing[k].n+bn <= pieceSize {
+		missing[k].n += bn
+	} else {
+		missing = append(missing, piece{off: boff, n: bn})
+	}
+	return missing, bn
+}
