@@ -390,13 +390,7 @@ func (w *Window) planPrefetch(first, last, n int64) []piece {
 		evictLocked(back.Value.(*extent))
 	}
 	cache.reserved += need
-	for i := range missing {
-		m := &missing[i]
-		m.f = &flight{off: m.off, n: m.n, done: make(chan struct{})}
-		for b := m.off / BlockSize; b*BlockSize < m.off+m.n; b++ {
-			w.inflight[b] = m.f
-		}
-	}
+	w.startFlights(missing)
 	return missing
 }
 
@@ -481,13 +475,7 @@ func (w *Window) pinAndPlan(first, last int64, pins *pinSet) (missing []piece, w
 		evictLocked(back.Value.(*extent))
 	}
 	cache.reserved += need
-	for i := range missing {
-		m := &missing[i]
-		m.f = &flight{off: m.off, n: m.n, done: make(chan struct{})}
-		for b := m.off / BlockSize; b*BlockSize < m.off+m.n; b++ {
-			w.inflight[b] = m.f
-		}
-	}
+	w.startFlights(missing)
 	return missing, waits, need, nil
 }
 
@@ -716,4 +704,17 @@ func (w *Window) addBlock(missing []piece, b int64) ([]piece, int64) {
 		missing = append(missing, piece{off: boff, n: bn})
 	}
 	return missing, bn
+}
+
+// startFlights marks the pieces' blocks as in flight, each piece one
+// fetch that later readers of its blocks wait for. The caller holds the
+// cache's lock and has reserved the pieces' bytes.
+func (w *Window) startFlights(missing []piece) {
+	for i := range missing {
+		m := &missing[i]
+		m.f = &flight{off: m.off, n: m.n, done: make(chan struct{})}
+		for b := m.off / BlockSize; b*BlockSize < m.off+m.n; b++ {
+			w.inflight[b] = m.f
+		}
+	}
 }
