@@ -66,7 +66,12 @@ func (s *Server) URLOf(name string) string { return s.Server.URL + "/" + name }
 func (s *Server) Traffic() (requests, bytes int64) { return s.requests.Load(), s.bytes.Load() }
 
 // ResetTraffic zeroes the counters.
-func (s *Server) ResetTraffic() { s.requests.Store(0); s.bytes.Store(0); s.peak.Store(0) }
+func (s *Server) ResetTraffic() {
+	s.Settle() // or a response already received would be counted after the reset
+	s.requests.Store(0)
+	s.bytes.Store(0)
+	s.peak.Store(0)
+}
 
 // Settle waits until the byte count stops changing: the server counts a
 // response's bytes after writing them, which may come after the client
