@@ -2,7 +2,6 @@ package pytorch
 
 import (
 	"archive/zip"
-	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -148,31 +147,26 @@ func readZipDirectory(src *formats.Source, zreader *zipReaderAt) (d zipDirectory
 // the caller then waits for archive/zip.
 func quickPickle(b []byte) (folder string, at, size int64, ok bool) {
 	le := binary.LittleEndian
-	cd := centralDirectory(b)
-	for len(cd) >= 46 && string(cd[:4]) == "PK\x01\x02" {
-		n := int(le.Uint16(cd[28:]))
-		next := 46 + n + int(le.Uint16(cd[30:])) + int(le.Uint16(cd[32:]))
-		if 46+n > len(cd) {
-			return "", 0, 0, false
+	centralRecords(centralDirectory(b), func(rec, name []byte) bool {
+		dir, isPickle := pickleFolder(name)
+		if !isPickle || !cleanName(string(name)) {
+			return false
 		}
-		name := cd[46 : 46+n]
-		if dir, found := bytes.CutSuffix(name, []byte("/data.pkl")); found && len(dir) > 0 && bytes.IndexByte(dir, '/') < 0 && cleanName(string(name)) {
-			method, packed, unpacked, lh := le.Uint16(cd[10:]), le.Uint32(cd[20:]), le.Uint32(cd[24:]), int64(le.Uint32(cd[42:]))
-			if method != 0 || packed != unpacked || packed == 0xffffffff || lh == 0xffffffff || lh+30 > int64(len(b)) || string(b[lh:lh+4]) != "PK\x03\x04" {
-				return "", 0, 0, false
-			}
-			at = lh + 30 + int64(le.Uint16(b[lh+26:])) + int64(le.Uint16(b[lh+28:]))
-			if at+int64(packed) > int64(len(b)) {
-				return "", 0, 0, false
-			}
-			return string(dir), at, int64(packed), true
+		// The first data.pkl decides, as in archiveFolder.
+		method, packed, unpacked, lh := le.Uint16(rec[10:]), le.Uint32(rec[20:]), le.Uint32(rec[24:]), int64(le.Uint32(rec[42:]))
+		if method != 0 || packed != unpacked || packed == 0xffffffff || lh == 0xffffffff || lh+30 > int64(len(b)) || string(b[lh:lh+4]) != "PK\x03\x04" {
+			return true
 		}
-		if next > len(cd) {
-			return "", 0, 0, false
+		at = lh + 30 + int64(le.Uint16(b[lh+26:])) + int64(le.Uint16(b[lh+28:]))
+		if at+int64(packed) <= int64(len(b)) {
+			folder, size, ok = string(dir), int64(packed), true
 		}
-		cd = cd[next:]
+		return true
+	})
+	if !ok {
+		return "", 0, 0, false
 	}
-	return "", 0, 0, false
+	return folder, at, size, true
 }
 
 // zipArchive reads the zip format of torch.save (PyTorch ≥ 1.6) and

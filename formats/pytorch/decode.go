@@ -86,9 +86,9 @@ func centralDirectory(b []byte) []byte {
 	return b[off : off+min(size, 16<<20)]
 }
 
-// memberNames calls fn with each central directory entry's name until it
-// returns true.
-func memberNames(cd []byte, fn func(name []byte) bool) bool {
+// centralRecords calls fn with each central directory record and its
+// member's name until it returns true.
+func centralRecords(cd []byte, fn func(rec, name []byte) bool) bool {
 	for len(cd) >= 46 && string(cd[:4]) == "PK\x01\x02" {
 		n := int(binary.LittleEndian.Uint16(cd[28:]))
 		extra := int(binary.LittleEndian.Uint16(cd[30:]))
@@ -96,7 +96,7 @@ func memberNames(cd []byte, fn func(name []byte) bool) bool {
 		if 46+n > len(cd) {
 			return false
 		}
-		if fn(cd[46 : 46+n]) {
+		if fn(cd, cd[46:46+n]) {
 			return true
 		}
 		next := 46 + n + extra + comment
@@ -108,14 +108,21 @@ func memberNames(cd []byte, fn func(name []byte) bool) bool {
 	return false
 }
 
+// pickleFolder is the folder of a member named <folder>/data.pkl (one
+// level deep, as torch writes it).
+func pickleFolder(name []byte) ([]byte, bool) {
+	dir, ok := bytes.CutSuffix(name, []byte("/data.pkl"))
+	return dir, ok && len(dir) > 0 && bytes.IndexByte(dir, '/') < 0
+}
+
 // sniffZip recognises torch's zip format: a member <folder>/data.pkl.
 func sniffZip(b []byte) bool {
 	if len(b) < 4 || string(b[:4]) != "PK\x03\x04" {
 		return false
 	}
-	return memberNames(centralDirectory(b), func(name []byte) bool {
-		dir, ok := bytes.CutSuffix(name, []byte("/data.pkl"))
-		return ok && len(dir) > 0 && bytes.IndexByte(dir, '/') < 0
+	return centralRecords(centralDirectory(b), func(_, name []byte) bool {
+		_, ok := pickleFolder(name)
+		return ok
 	})
 }
 
@@ -125,7 +132,7 @@ func sniffTorchScript(b []byte) bool {
 	if !sniffZip(b) {
 		return false
 	}
-	return memberNames(centralDirectory(b), func(name []byte) bool {
+	return centralRecords(centralDirectory(b), func(_, name []byte) bool {
 		dir, ok := bytes.CutSuffix(name, []byte("/constants.pkl"))
 		return ok && len(dir) > 0 && bytes.IndexByte(dir, '/') < 0
 	})
