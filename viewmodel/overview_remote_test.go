@@ -1,9 +1,6 @@
 package viewmodel
 
 import (
-	"encoding/binary"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,15 +16,7 @@ import (
 func TestRemoteOverviewWaitsToBeStarted(t *testing.T) {
 	dir := t.TempDir()
 	const n = 4 << 20 // float32 elements a tensor: 16 MiB
-	hdr, _ := json.Marshal(map[string]any{
-		"a": map[string]any{"dtype": "F32", "shape": []int{n}, "data_offsets": []int{0, 4 * n}},
-		"b": map[string]any{"dtype": "F32", "shape": []int{n}, "data_offsets": []int{4 * n, 8 * n}},
-	})
-	file := binary.LittleEndian.AppendUint64(nil, uint64(len(hdr)))
-	file = append(append(file, hdr...), make([]byte, 8*n)...)
-	if err := os.WriteFile(filepath.Join(dir, "m.safetensors"), file, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeSafetensors(t, filepath.Join(dir, "m.safetensors"), []string{"a", "b"}, [][]int{{n}, {n}})
 	s := remotetest.New(dir)
 	defer s.Close()
 	fd, err := formats.Open(s.URLOf("m.safetensors"))
