@@ -237,13 +237,7 @@ func TestRemoteEveryCommand(t *testing.T) {
 func TestRemoteCacheKeepsWhatAHolderUses(t *testing.T) {
 	dir := t.TempDir()
 	writeSafetensors(t, filepath.Join(dir, "m.safetensors"), 2, 1<<20) // two 4 MiB tensors
-	s := remotetest.New(dir)
-	defer s.Close()
-	doc, err := formats.Open(s.URLOf("m.safetensors"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer doc.Close()
+	_, doc := openServed(t, dir, "m.safetensors")
 	if err := formats.SetRemoteCache("6M"); err != nil {
 		t.Fatal(err)
 	}
@@ -321,17 +315,11 @@ func TestRemoteTensorLargerThanTheCache(t *testing.T) {
 func TestRemoteLoadReportsBytesAndCancels(t *testing.T) {
 	dir := t.TempDir()
 	writeSafetensors(t, filepath.Join(dir, "m.safetensors"), 2, 4<<20) // two 16 MiB tensors
-	s := remotetest.New(dir)
-	defer s.Close()
-	doc, err := formats.Open(s.URLOf("m.safetensors"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer doc.Close()
+	s, doc := openServed(t, dir, "m.safetensors")
 	var mu sync.Mutex
 	var calls int
 	var last, total int64
-	err = doc.Run(context.Background(), func(ctx context.Context) error {
+	err := doc.Run(context.Background(), func(ctx context.Context) error {
 		ctx = formats.WithProgress(ctx, func(done, all int64) {
 			mu.Lock()
 			calls++
@@ -541,4 +529,18 @@ func TestRemoteIndexReadsEachShardOnce(t *testing.T) {
 	if reqs, _ := s.Traffic(); reqs > shards+8 {
 		t.Errorf("info of a %d-shard index made %d requests; want one per shard and a few for the index", shards, reqs)
 	}
+}
+
+// openServed serves dir and opens its file name through the server; both
+// are closed when the test ends.
+func openServed(t *testing.T, dir, name string) (*remotetest.Server, *formats.Document) {
+	t.Helper()
+	s := remotetest.New(dir)
+	t.Cleanup(s.Close)
+	doc, err := formats.Open(s.URLOf(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { doc.Close() })
+	return s, doc
 }
