@@ -47,14 +47,7 @@ func newPairTable(mw *MainWindow, c *compare.Comparison) *pairTable {
 	p := &pairTable{c: c, fitted: -1}
 	p.table = newKeyTable(win,
 		func() (int, int) { return c.Rows(), len(p.columns()) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			if p.compact {
-				l.SetText("\n") // the template is two lines tall
-			}
-			return l
-		},
+		compactCell(&p.compact),
 		func(id widget.TableCellID, o fyne.CanvasObject) {
 			if id.Col >= len(p.columns()) {
 				return

@@ -29,3 +29,17 @@ func newSortHeader() fyne.CanvasObject {
 	b.Importance = widget.LowImportance
 	return b
 }
+
+// compactCell makes the cells of a sortable table that turns compact when
+// narrow: a label cut with an ellipsis, two lines tall while *compact (the
+// name's line, and the dtype and shape under it).
+func compactCell(compact *bool) func() fyne.CanvasObject {
+	return func() fyne.CanvasObject {
+		l := widget.NewLabel("")
+		l.Truncation = fyne.TextTruncateEllipsis
+		if *compact {
+			l.SetText("\n") // the template is two lines tall
+		}
+		return l
+	}
+}

@@ -52,14 +52,7 @@ func newTensorPane(win fyne.Window, d *viewmodel.Doc) *tensorPane {
 	p.count = widget.NewLabel("")
 	p.table = newKeyTable(win,
 		func() (int, int) { return p.list.Len(), len(p.columns()) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			if p.compact {
-				l.SetText("\n") // the template is two lines tall
-			}
-			return l
-		},
+		compactCell(&p.compact),
 		func(id widget.TableCellID, o fyne.CanvasObject) {
 			if id.Row < p.list.Len() && id.Col < len(p.columns()) {
 				o.(*widget.Label).SetText(p.cellText(id.Row, p.columns()[id.Col]))
