@@ -58,12 +58,7 @@ func ensure(t *testing.T, w *remote.Window, off, n int64) error {
 }
 
 func TestWindowReadsWhatItFetched(t *testing.T) {
-	data := randomBytes(3<<20 + 12345)
-	s := serve(t, "f.bin", data)
-	w, err := open(t, s.URLOf("f.bin"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, s, w := servedWindow(t, 3<<20+12345)
 	if w.Size() != int64(len(data)) {
 		t.Fatalf("size %d, want %d", w.Size(), len(data))
 	}
@@ -184,12 +179,7 @@ func TestRetriesAfterServerErrors(t *testing.T) {
 }
 
 func TestDroppedConnectionsResume(t *testing.T) {
-	data := randomBytes(4 << 20)
-	s := serve(t, "f.bin", data)
-	w, err := open(t, s.URLOf("f.bin"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, s, w := servedWindow(t, 4<<20)
 	s.Mu.Lock()
 	s.Faults.DropAfter, s.Faults.DropCount = 300_000, 3
 	s.Mu.Unlock()
@@ -403,17 +393,12 @@ func TestParseSize(t *testing.T) {
 // Cancelling a fetch stops it: nothing of the range is kept, and the
 // error is the context's.
 func TestEnsureCancels(t *testing.T) {
-	data := randomBytes(4 << 20)
-	s := serve(t, "f.bin", data)
-	w, err := open(t, s.URLOf("f.bin"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, s, w := servedWindow(t, 4<<20)
 	s.Faults.Latency = 300 * time.Millisecond
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
 	start := time.Now()
-	_, err = w.Ensure(ctx, 1<<20, 2<<20, nil)
+	_, err := w.Ensure(ctx, 1<<20, 2<<20, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("a cancelled fetch: %v", err)
 	}
@@ -442,12 +427,7 @@ func TestTargetNeverPrintsTheToken(t *testing.T) {
 // Readers of one file fetch at once: two ranges asked for together are
 // two requests in flight together (the statistics' workers, a view).
 func TestEnsuresOfOneFileRunInParallel(t *testing.T) {
-	data := randomBytes(4 << 20)
-	s := serve(t, "f.bin", data)
-	w, err := open(t, s.URLOf("f.bin"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, s, w := servedWindow(t, 4<<20)
 	s.Faults.Latency = 200 * time.Millisecond
 	s.ResetTraffic()
 	errs := make(chan error, 2)
@@ -471,12 +451,7 @@ func TestEnsuresOfOneFileRunInParallel(t *testing.T) {
 // for the first's pieces; both see the right bytes, and the progress of
 // each reaches its total.
 func TestSameRangeIsFetchedOnce(t *testing.T) {
-	data := randomBytes(6 << 20)
-	s := serve(t, "f.bin", data)
-	w, err := open(t, s.URLOf("f.bin"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, s, w := servedWindow(t, 6<<20)
 	s.Faults.Latency = 100 * time.Millisecond
 	s.ResetTraffic()
 	off, n := int64(1<<20), int64(4<<20)
@@ -516,12 +491,7 @@ func TestSameRangeIsFetchedOnce(t *testing.T) {
 // A reader waiting for another's fetch can give up (Cancel) without
 // disturbing it.
 func TestCancelWhileWaitingForAnotherFetch(t *testing.T) {
-	data := randomBytes(4 << 20)
-	s := serve(t, "f.bin", data)
-	w, err := open(t, s.URLOf("f.bin"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, s, w := servedWindow(t, 4<<20)
 	s.Faults.Latency = 500 * time.Millisecond
 	first := make(chan error, 1)
 	go func() { first <- ensure(t, w, 1<<20, 1<<20) }()
@@ -547,12 +517,7 @@ func TestCancelWhileWaitingForAnotherFetch(t *testing.T) {
 // batches: nothing while less than half of the range is missing, and
 // never what is already fetched.
 func TestPrefetchFetchesAheadInBatches(t *testing.T) {
-	data := randomBytes(8 << 20)
-	s := serve(t, "f.bin", data)
-	w, err := open(t, s.URLOf("f.bin"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, s, w := servedWindow(t, 8<<20)
 	if err := ensure(t, w, 1<<20, 3<<20); err != nil {
 		t.Fatal(err)
 	}
@@ -602,4 +567,16 @@ func TestEnsureWaitsForRoomHeldByAFetchInFlight(t *testing.T) {
 	if !bytes.Equal(w.Bytes()[5<<20:6<<20], data[5<<20:6<<20]) {
 		t.Fatal("fetched bytes differ")
 	}
+}
+
+// servedWindow serves n random bytes as f.bin and opens a window on them.
+func servedWindow(t *testing.T, n int) ([]byte, *remotetest.Server, *remote.Window) {
+	t.Helper()
+	data := randomBytes(n)
+	s := serve(t, "f.bin", data)
+	w, err := open(t, s.URLOf("f.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, s, w
 }
