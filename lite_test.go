@@ -20,7 +20,9 @@ func buildLite(t *testing.T) string {
 		t.Skip("builds the lite command; skipped with -short")
 	}
 	bin := filepath.Join(t.TempDir(), "tensorscope")
-	if out, err := exec.Command("go", "build", "-tags", "lite", "-o", bin, ".").CombinedOutput(); err != nil {
+	build := exec.Command("go", "build", "-tags", "lite", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0") // as make builds it
+	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build -tags lite: %v\n%s", err, out)
 	}
 	return bin

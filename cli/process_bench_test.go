@@ -90,7 +90,9 @@ var liteBinary = sync.OnceValues(func() (string, error) {
 	}
 	removeAfterTests = append(removeAfterTests, dir)
 	bin := filepath.Join(dir, "tensorscope")
-	if out, err := exec.Command("go", "build", "-tags", "lite", "-o", bin, "tensorscope").CombinedOutput(); err != nil {
+	build := exec.Command("go", "build", "-tags", "lite", "-o", bin, "tensorscope")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0") // as make builds it
+	if out, err := build.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build -tags lite: %v\n%s", err, out)
 	}
 	return bin, nil
