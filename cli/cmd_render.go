@@ -27,11 +27,10 @@ const renderUsage = "tensorscope render FILE --view heatmap|plot|histogram|graph
 	"[--colour-by category|std|absmax|kurtosis|outlier_ratio|zeros|l2] " +
 	"[--diff absolute|relative] [--metric std|absmax|kurtosis|outlier_ratio|zeros|l2] [--size WxH] --out OUT.png"
 
-// Limits of --size: large enough for any screen, small enough that the
-// software painter's canvas stays a few hundred megabytes.
+// Limits of --size.
 const (
 	minRenderSide = 16
-	maxRenderSide = 8192
+	maxRenderSide = headless.MaxSide
 )
 
 // runRender implements `tensorscope render`: one view of a file drawn by
@@ -43,7 +42,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	view := c.flags.String("view", "", "what to draw: "+strings.Join(headless.Views, ", ")+
 		" (window: a model's Graph pane, or with --tensor and for files without a graph the Tensors pane inspecting it)")
 	out := c.flags.String("out", "", "the PNG file to write")
-	size := c.flags.String("size", "", fmt.Sprintf("image size in pixels, WxH, each %d–%d (default 1024x768; for window, the viewer's own 1280x820)", minRenderSide, maxRenderSide))
+	size := c.flags.String("size", "", fmt.Sprintf("image size in pixels, WxH, each %d–%d (default 1024x768, larger when the view needs it; for window, the viewer's own 1280x820)", minRenderSide, maxRenderSide))
 	dark := c.flags.Bool("dark", false, "use the dark theme")
 	sel := addSelectionFlags(c, "the tensor to show (default: the first with numeric data)")
 	// Each flag sets the settings through the viewmodel's own setters,
@@ -104,7 +103,8 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if *out == "" || !strings.EqualFold(filepath.Ext(*out), ".png") {
 		return c.usageError(stderr, "--out must name a .png file")
 	}
-	if *size == "" {
+	grow := *size == "" // the default grows to what the view needs
+	if grow {
 		*size = "1024x768"
 		if *view == headless.ViewWindow {
 			*size = "1280x820"
@@ -202,7 +202,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 			return fileError(stderr, path, err)
 		}
 	}
-	opt := headless.Options{View: *view, Width: w, Height: h, Dark: *dark, Tensor: -1, Settings: settings, Graph: &graph,
+	opt := headless.Options{View: *view, Width: w, Height: h, Grow: grow, Dark: *dark, Tensor: -1, Settings: settings, Graph: &graph,
 		Compare: diff, Metric: metric}
 	if *with != "" {
 		docB, status := openDocument(*with, stderr)

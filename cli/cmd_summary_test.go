@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -200,5 +201,39 @@ func TestRenderSummaryView(t *testing.T) {
 		if _, errOut, code := runChild(t, nil, args...); code != 2 {
 			t.Errorf("%v: exit %d, %q; want 2", args, code, errOut)
 		}
+	}
+}
+
+// The fingerprint of a deep model needs more than the default 1024x768:
+// without --size the picture grows to what it needs; a --size the user
+// chose is refused below it, naming the size needed.
+func TestRenderDefaultSizeGrows(t *testing.T) {
+	var named []safetensors.Named
+	for l := range 300 {
+		x, err := tensor.FromBytes(make([]byte, 16), tensor.Float32, []int{4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		named = append(named, safetensors.Named{Name: fmt.Sprintf("layers.%d.w", l), Tensor: x})
+	}
+	var file bytes.Buffer
+	if err := safetensors.Write(context.Background(), &file, named, nil); err != nil {
+		t.Fatal(err)
+	}
+	path := writeFixture(t, "deep.safetensors", file.Bytes())
+	out := filepath.Join(t.TempDir(), "deep.png")
+	if _, errOut, code := runChild(t, nil, "render", path, "--view", "summary", "--out", out); code != 0 {
+		t.Fatalf("default size: exit %d: %s", code, errOut)
+	}
+	if w, h := pngSize(t, out); w != 1024 || h <= 768 {
+		t.Errorf("default size drew %dx%d, want 1024 wide and taller than 768", w, h)
+	}
+	_, errOut, code := runChild(t, nil, "render", path, "--view", "summary", "--size", "1024x768", "--out", out+"2.png")
+	var needW, needH int
+	if i := strings.Index(errOut, "needs at least "); i >= 0 {
+		fmt.Sscanf(errOut[i:], "needs at least %dx%d", &needW, &needH)
+	}
+	if code != 1 || needH <= 768 {
+		t.Errorf("--size 1024x768: exit %d, %q; want 1 and the size needed", code, errOut)
 	}
 }

@@ -42,14 +42,23 @@ const (
 	ViewSummary   = "summary"   // the block fingerprint of the model summary (summary.go)
 )
 
+// MaxSide is the largest side of a rendered image in pixels: large enough
+// for any screen, small enough that the software painter's canvas stays a
+// few hundred megabytes.
+const MaxSide = 8192
+
 // Views lists the views in the order usage text gives them.
 var Views = []string{ViewHeatmap, ViewPlot, ViewHistogram, ViewGraph, ViewWindow, ViewDiff, ViewSummary}
 
 // Options is the state a headless render shows.
 type Options struct {
 	View          string
-	Width, Height int  // pixels; the canvas scale is 1
-	Dark          bool // the dark theme variant instead of the light one
+	Width, Height int // pixels; the canvas scale is 1
+	// Grow says Width and Height are a default, not the user's choice: a
+	// view whose content needs more (the fingerprint of 250 layers) is
+	// drawn at the size it needs, up to MaxSide, instead of refused.
+	Grow bool
+	Dark bool // the dark theme variant instead of the light one
 	// Tensor is the document index of the tensor to inspect, or -1: the
 	// heatmap and histogram then show the first tensor with numeric data,
 	// and the window shows a model's Graph pane (a file without a graph:
@@ -129,6 +138,7 @@ func (p *Prepared) Render(ctx context.Context, doc *formats.Document, opt Option
 			h = newHeadless(opt.Dark)
 		}
 		defer h.close()
+		h.grow = opt.Grow
 		switch opt.View {
 		case ViewGraph:
 			gs := viewmodel.DefaultGraphSettings()
@@ -212,9 +222,10 @@ func GraphSceneWith(doc *formats.Document, settings viewmodel.GraphSettings, dar
 // by settle on the calling goroutine, which plays the UI goroutine: results
 // of background work reach the widgets in the order the GUI would see them.
 type headless struct {
-	app *headlessApp
-	win fyne.Window
-	ws  *viewmodel.Workspace
+	app  *headlessApp
+	win  fyne.Window
+	ws   *viewmodel.Workspace
+	grow bool // Options.Grow
 }
 
 func newHeadless(dark bool) *headless {
@@ -267,7 +278,7 @@ func (h *headless) settle(ctx context.Context, ready func() bool) error {
 
 // capture draws win at size.
 func (h *headless) capture(win fyne.Window, size fyne.Size) (image.Image, error) {
-	if err := resize(win, size); err != nil {
+	if _, err := h.fit(win, size); err != nil {
 		return nil, err
 	}
 	return win.Canvas().Capture(), nil
@@ -277,7 +288,8 @@ func (h *headless) capture(win fyne.Window, size fyne.Size) (image.Image, error)
 // size may start work sized to it (a plot gets one column per pixel of its
 // width), which settles before the capture.
 func (h *headless) captureInspector(ctx context.Context, win fyne.Window, size fyne.Size, in *viewmodel.Inspector) (image.Image, error) {
-	if err := resize(win, size); err != nil {
+	size, err := h.fit(win, size)
+	if err != nil {
 		return nil, err
 	}
 	if err := h.settle(ctx, in.Ready); err != nil {
@@ -295,20 +307,34 @@ func (h *headless) captureInspector(ctx context.Context, win fyne.Window, size f
 	return win.Canvas().Capture(), nil
 }
 
-// resize sizes win, which must hold its content's minimum size: a real
-// window cannot be made smaller, and Fyne's painter fails on the negative
-// sizes layouts would hand out.
-func resize(win fyne.Window, size fyne.Size) error {
+// fit sizes win and returns the size it got. A window holds at least its
+// content's minimum size: a real one cannot be made smaller, and Fyne's
+// painter fails on the negative sizes layouts would hand out. A size the
+// user chose is refused below that; the default one grows to it (Grow),
+// up to MaxSide.
+func (h *headless) fit(win fyne.Window, size fyne.Size) (fyne.Size, error) {
 	min := win.Content().MinSize()
 	if win.Padded() {
 		min = min.Add(fyne.NewSquareSize(2 * theme.Padding()))
 	}
+	min = fyne.NewSize(float32(math.Ceil(float64(min.Width))), float32(math.Ceil(float64(min.Height))))
+	if h.grow && min.Width <= MaxSide && min.Height <= MaxSide {
+		size = size.Max(min)
+	}
 	if size.Width < min.Width || size.Height < min.Height {
-		return fmt.Errorf("this view needs at least %.0fx%.0f pixels, not %.0fx%.0f",
-			math.Ceil(float64(min.Width)), math.Ceil(float64(min.Height)), size.Width, size.Height)
+		return size, fmt.Errorf("this view needs at least %.0fx%.0f pixels, not %.0fx%.0f%s",
+			min.Width, min.Height, size.Width, size.Height, beyondMaxSide(min))
 	}
 	win.Resize(size)
-	return nil
+	return size, nil
+}
+
+// beyondMaxSide finishes fit's refusal of a view larger than any render.
+func beyondMaxSide(min fyne.Size) string {
+	if min.Width > MaxSide || min.Height > MaxSide {
+		return fmt.Sprintf(", and no side of a render may exceed %d", MaxSide)
+	}
+	return ""
 }
 
 // graphSceneWith lays doc's graph out as settings ask.
@@ -344,7 +370,7 @@ func (h *headless) renderGraph(ctx context.Context, doc *formats.Document, setti
 	}
 	h.win.SetPadded(false)
 	h.win.SetContent(content)
-	if err := resize(h.win, size); err != nil {
+	if _, err := h.fit(h.win, size); err != nil {
 		return nil, err
 	}
 	ui.ShowGraphSettings(v, m, settings)

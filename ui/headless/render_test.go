@@ -160,6 +160,7 @@ func tensorNamed(t *testing.T, doc *formats.Document, name string) int {
 type RenderOptions struct {
 	View          string
 	Width, Height int
+	Grow          bool
 	Dark          bool
 	Tensor        int
 	Settings      InspectorSettings
@@ -216,7 +217,7 @@ func (o RenderOptions) options() (Options, error) {
 	if f.PlaneHist {
 		s.HistScope = viewmodel.HistPlane
 	}
-	opt := Options{View: o.View, Width: o.Width, Height: o.Height, Dark: o.Dark, Tensor: o.Tensor, Settings: s}
+	opt := Options{View: o.View, Width: o.Width, Height: o.Height, Grow: o.Grow, Dark: o.Dark, Tensor: o.Tensor, Settings: s}
 	return opt, errors.Join(errs...)
 }
 
@@ -547,4 +548,19 @@ func float32Tensor(t *testing.T, shape []int, f func(i int) float32) *tensor.Ten
 		t.Fatal(err)
 	}
 	return x
+}
+
+// A default size (Grow) grows to what the view needs, where a chosen one
+// is refused (TestRenderErrors): the same heatmap at 200x150.
+func TestRenderDefaultSizeGrows(t *testing.T) {
+	wave := openFile(t, "wave.tsr", waveTSR(t))
+	opt := RenderOptions{View: ViewHeatmap, Tensor: 0, Width: 200, Height: 150, Grow: true}
+	img, err := renderWith(context.Background(), wave, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The heatmap's toolbars need more width; 150 rows are enough.
+	if b := img.Bounds(); b.Dx() <= 200 || b.Dy() != 150 {
+		t.Errorf("grew to %dx%d, want wider than 200 (the view's minimum) and 150 high", b.Dx(), b.Dy())
+	}
 }
