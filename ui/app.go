@@ -34,6 +34,7 @@ func Run(opts Options) {
 	opts.prefsPath = recentPrefsPath(opts.AppID)
 	mw := NewMainWindow(a, opts)
 	mw.Start()
+	fitToScreen(mw.win)
 	// Files handed over by later launches open once the app runs: before
 	// that, fyne.Do would reach a window whose GLFW is not initialised (a
 	// second launch racing the first panicked so).
