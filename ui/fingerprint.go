@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -36,6 +37,10 @@ const (
 	fpBarWidth  = 14
 	fpBarLabels = 70
 	fpMinCell   = 6
+	// fpMinColumnLabel is the least room a column label gets: narrower
+	// columns (a model of 300 roles, or of 256 experts) are labelled every
+	// few columns, as rows are, rather than each with an ellipsis.
+	fpMinColumnLabel = 48
 )
 
 // NewFingerprint returns an empty fingerprint; SetData fills it.
@@ -231,14 +236,20 @@ func (r *fingerprintRenderer) Layout(size fyne.Size) {
 	}
 
 	// Column labels, alternating between two lines so that neighbours
-	// have twice a column's width; row labels every few rows.
-	for j, role := range fp.Roles {
-		line := float32(j % 2)
-		avail := 2 * cw
+	// have twice their spacing; every few columns when columns are narrow;
+	// row labels every few rows.
+	colStep := max(1, int(math.Ceil(float64(fpMinColumnLabel/(2*cw)))))
+	distinct := distinctParts(fp.Roles)
+	for j := 0; j < len(fp.Roles); j += colStep {
+		line := float32(j / colStep % 2)
+		avail := 2 * cw * float32(colStep)
 		if len(fp.Roles) == 1 {
 			avail = cw
 		}
-		s := fitText(role, avail-4, textSize)
+		s := fp.Roles[j]
+		if !fits(s, avail-4, textSize) {
+			s = fitText(distinct[j], avail-4, textSize)
+		}
 		text(s, left+cw*float32(j)+cw/2-avail/2, line*lineH+2, fyne.TextAlignCenter, avail)
 	}
 	step := max(1, int(math.Ceil(float64(lineH+2)/float64(ch))))
@@ -267,18 +278,66 @@ func (r *fingerprintRenderer) Layout(size fyne.Size) {
 	}
 }
 
-// fitText shortens s with an ellipsis to fit width.
+// fits reports whether s at text size fits width.
+func fits(s string, width, size float32) bool {
+	return fyne.MeasureText(s, size, fyne.TextStyle{}).Width <= width
+}
+
+// fitText shortens s with an ellipsis to fit width: the longest prefix
+// that does, found by halving (a label measured once per rune made the
+// layout of 300 columns slow).
 func fitText(s string, width, size float32) string {
-	measure := func(t string) float32 { return fyne.MeasureText(t, size, fyne.TextStyle{}).Width }
-	if measure(s) <= width {
+	if fits(s, width, size) {
 		return s
 	}
 	r := []rune(s)
-	for len(r) > 1 {
-		r = r[:len(r)-1]
-		if measure(string(r)+"…") <= width {
-			return string(r) + "…"
+	lo, hi := 0, len(r)-1 // runes kept: lo fits (or is 0), hi+1 does not
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if fits(string(r[:mid])+"…", width, size) {
+			lo = mid
+		} else {
+			hi = mid - 1
 		}
 	}
-	return "…"
+	return string(r[:lo]) + "…"
+}
+
+// distinctParts returns each name without the dot-separated components
+// that begin or end every one of names: "block.7.weight" of
+// block.0.weight … block.299.weight is "7". A name left empty keeps its
+// last component.
+func distinctParts(names []string) []string {
+	if len(names) < 2 {
+		return names
+	}
+	first := strings.Split(names[0], ".")
+	head, tail := len(first), len(first)
+	for _, n := range names[1:] {
+		parts := strings.Split(n, ".")
+		head = min(head, len(parts))
+		for i := range head {
+			if parts[i] != first[i] {
+				head = i
+				break
+			}
+		}
+		tail = min(tail, len(parts))
+		for i := range tail {
+			if parts[len(parts)-1-i] != first[len(first)-1-i] {
+				tail = i
+				break
+			}
+		}
+	}
+	out := make([]string, len(names))
+	for k, n := range names {
+		parts := strings.Split(n, ".")
+		from, to := min(head, len(parts)), max(len(parts)-tail, 0)
+		if from >= to {
+			from, to = len(parts)-1, len(parts)
+		}
+		out[k] = strings.Join(parts[from:to], ".")
+	}
+	return out
 }

@@ -1,9 +1,13 @@
 package ui
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 
@@ -47,6 +51,53 @@ func TestFingerprintOfManyLayersScrolls(t *testing.T) {
 		end := o.Position().Add(o.Size())
 		if o.Position().X < 0 || o.Position().Y < 0 || end.X > f.Size().Width+0.5 || end.Y > f.Size().Height+0.5 {
 			t.Errorf("%T at %v size %v lies outside the fingerprint's %v", o, o.Position(), o.Size(), f.Size())
+		}
+	}
+}
+
+func TestDistinctParts(t *testing.T) {
+	for _, c := range []struct{ names, want []string }{
+		{[]string{"block.0.weight", "block.1.weight", "block.10.weight"}, []string{"0", "1", "10"}},
+		{[]string{"mlp.experts.0.w1", "mlp.experts.0.w2", "mlp.experts.1.w1"}, []string{"0.w1", "0.w2", "1.w1"}},
+		{[]string{"attn_q.weight", "ffn_up.weight"}, []string{"attn_q", "ffn_up"}},
+		{[]string{"a.b", "a.b.c"}, []string{"b", "c"}},
+		{[]string{"same", "same"}, []string{"same", "same"}},
+		{[]string{"only.one"}, []string{"only.one"}},
+	} {
+		if got := distinctParts(c.names); !slices.Equal(got, c.want) {
+			t.Errorf("distinctParts(%q) = %q, want %q", c.names, got, c.want)
+		}
+	}
+}
+
+// A fingerprint of 300 roles labels every few columns with what tells the
+// roles apart (block.N.weight → N), not every column with an ellipsis.
+func TestFingerprintLabelsNarrowColumns(t *testing.T) {
+	test.NewTempApp(t)
+	fp := &summary.Fingerprint{Prefix: "model.layers", Metric: summary.MetricStd, Lo: 0, Hi: 1}
+	for j := range 300 {
+		fp.Roles = append(fp.Roles, fmt.Sprintf("block.%d.weight", j))
+	}
+	for i := range 4 {
+		fp.Indices = append(fp.Indices, i)
+		fp.Values = append(fp.Values, make([]float64, len(fp.Roles)))
+		fp.Tensors = append(fp.Tensors, make([]*summary.Tensor, len(fp.Roles)))
+	}
+	f := NewFingerprint()
+	f.SetData(fp)
+	f.Resize(f.MinSize())
+	var labels []string
+	for _, o := range test.WidgetRenderer(f).Objects() {
+		if txt, ok := o.(*canvas.Text); ok && txt.Position().Y < f.cells.Y {
+			labels = append(labels, txt.Text)
+		}
+	}
+	if len(labels) < 10 || len(labels) > 100 {
+		t.Fatalf("%d column labels for 300 narrow columns, want one every few: %q", len(labels), labels)
+	}
+	for _, l := range labels[:5] {
+		if strings.Contains(l, "…") || strings.Contains(l, "block") {
+			t.Errorf("column label %q, want the block number alone", l)
 		}
 	}
 }
