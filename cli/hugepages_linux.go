@@ -41,6 +41,9 @@ func markHugePages() {
 	if strings.Contains(os.Getenv("GODEBUG"), "disablethp=1") {
 		return
 	}
+	// Allocating the reserve would start a collection (the heap is a few
+	// megabytes), one more than the release below needs.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	reserve := make([]byte, hugePageReserve)
 	start := uintptr(unsafe.Pointer(unsafe.SliceData(reserve)))
 	from := (start + hugePageSize - 1) &^ (hugePageSize - 1)
