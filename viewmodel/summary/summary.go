@@ -131,6 +131,25 @@ func New(doc *formats.Document) *Model {
 	return m
 }
 
+// entriesOf finds each tensor's entry in doc by name, the first of that
+// name as Document.Tensor does, with one index of the names: looking each
+// up in the list took 1.8 s for 30,000 tensors.
+func entriesOf(doc *formats.Document, ts []*Tensor) ([]*formats.TensorEntry, error) {
+	byName := make(map[string]*formats.TensorEntry, len(doc.Tensors))
+	for _, e := range doc.Tensors {
+		if _, seen := byName[e.Name]; !seen {
+			byName[e.Name] = e
+		}
+	}
+	entries := make([]*formats.TensorEntry, len(ts))
+	for i, t := range ts {
+		if entries[i] = byName[t.Name]; entries[i] == nil {
+			return nil, fmt.Errorf("no tensor named %q", t.Name)
+		}
+	}
+	return entries, nil
+}
+
 func totals(ts []*Tensor) Totals {
 	tot := Totals{ByDType: map[string]DTypeTotal{}}
 	for _, t := range ts {
@@ -157,12 +176,12 @@ func totals(ts []*Tensor) Totals {
 // layer_anomaly too). Both may be nil. Tensors are loaded from doc, which
 // the caller holds for the duration.
 func (m *Model) Compute(ctx context.Context, doc *formats.Document, progress func(done, total int64), done func(i int)) error {
-	entries := make([]*formats.TensorEntry, len(m.Tensors))
+	entries, err := entriesOf(doc, m.Tensors)
+	if err != nil {
+		return err
+	}
 	var total int64
-	for i, t := range m.Tensors {
-		if entries[i] = doc.Tensor(t.Name); entries[i] == nil {
-			return fmt.Errorf("no tensor named %q", t.Name)
-		}
+	for _, t := range m.Tensors {
 		total += t.Params
 	}
 	var (
