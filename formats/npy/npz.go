@@ -5,11 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
-	"sync"
-
-	kflate "github.com/klauspost/compress/flate"
 
 	"tensorscope/formats"
 	"tensorscope/formats/internal/zipfile"
@@ -213,7 +209,7 @@ func (r *npzReader) storedMember(m *zipfile.Member, at int64, keepDict bool) (*a
 // first bytes; the data is inflated on first use.
 func (r *npzReader) deflatedMember(m *zipfile.Member, at int64, keepDict bool) (*array, error) {
 	a := &array{fileOffset: -1, fileBytes: int64(m.CompressedSize), where: deflateIn}
-	if err := a.inflater.init(r.doc, r.src.Storage, at, m.UncompressedSize, m.CompressedSize, m.CRC32, m.Flags); err != nil {
+	if err := a.Init(r.doc, r.src.Storage, at, m); err != nil {
 		return nil, err
 	}
 	head, err := a.readHeader(&r.scratch)
@@ -229,50 +225,9 @@ func (r *npzReader) deflatedMember(m *zipfile.Member, at int64, keepDict bool) (
 		return nil, err
 	}
 	want := h.dataBytes()
-	if want >= 0 && a.size-h.dataOffset < want {
-		return nil, fmt.Errorf("data: %s%v needs %d bytes, the member declares %d after its header", h.elem.name(), h.shape, want, a.size-h.dataOffset)
+	if want >= 0 && a.Size()-h.dataOffset < want {
+		return nil, fmt.Errorf("data: %s%v needs %d bytes, the member declares %d after its header", h.elem.name(), h.shape, want, a.Size()-h.dataOffset)
 	}
 	a.h = h
 	return a, nil
-}
-
-// flateReaders holds decompressors to reuse: each has a 32 KiB window and
-// Huffman tables (about 40 KB) to allocate and clear, which for an archive
-// of 100,000 small members, each opened to read its header, was 4 GB of
-// allocation and most of the time of opening it.
-var flateReaders sync.Pool
-
-// newFlateReader is kflate.NewReader(r) from the pool; Close returns it.
-func newFlateReader(r io.Reader) io.ReadCloser {
-	return &pooledFlate{getFlateReader(r)}
-}
-
-// getFlateReader is a decompressor of r from the pool, or a new one; put
-// it back into flateReaders when done.
-func getFlateReader(r io.Reader) io.ReadCloser {
-	if fr, ok := flateReaders.Get().(io.ReadCloser); ok {
-		if fr.(kflate.Resetter).Reset(r, nil) == nil {
-			return fr
-		}
-	}
-	return kflate.NewReader(r)
-}
-
-type pooledFlate struct{ io.ReadCloser }
-
-func (p *pooledFlate) Close() error {
-	if p.ReadCloser == nil {
-		return nil
-	}
-	err := p.ReadCloser.Close()
-	flateReaders.Put(p.ReadCloser)
-	p.ReadCloser = nil
-	return err
-}
-
-func (p *pooledFlate) Read(b []byte) (int, error) {
-	if p.ReadCloser == nil {
-		return 0, errors.New("read after Close")
-	}
-	return p.ReadCloser.Read(b)
 }
