@@ -23,12 +23,12 @@ const (
 // worked out again: the entry's attributes are made when asked for
 // (AppendAttrs), the loader's placement when loading.
 type array struct {
-	entry      formats.TensorEntry // Name is "#0", or the .npz member's name without ".npy"
-	h          *header
-	fileOffset int64 // offset of the array data in the file; -1 when compressed
-	fileBytes  int64 // bytes the data (or the compressed member) takes in the file
-	where      int8  // inFile, storedIn or deflateIn
-	file       *tensor.Storage
+	entry            formats.TensorEntry // Name is "#0", or the .npz member's name without ".npy"
+	h                *header
+	fileOffset       int64 // offset of the array data in the file; -1 when compressed
+	fileBytes        int64 // bytes the data (or the compressed member) takes in the file
+	where            int8  // inFile, storedIn or deflateIn
+	file             *tensor.Storage
 	zipfile.Inflater // deflated members only
 }
 
