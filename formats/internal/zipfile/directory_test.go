@@ -74,7 +74,7 @@ func TestDirectorySamples(t *testing.T) {
 	n := 0
 	for _, dir := range zipSampleDirs {
 		for _, p := range samples.Files(t, dir) {
-			if ext := filepath.Ext(p); ext != ".npz" && ext != ".pt" && ext != ".pth" {
+			if ext := filepath.Ext(p); ext != ".npz" && ext != ".pt" && ext != ".pth" && ext != ".bin" {
 				continue
 			}
 			b, err := os.ReadFile(p)
@@ -221,7 +221,7 @@ func TestDirectoryErrorsNameTheByte(t *testing.T) {
 // any input, seeded with the sample archives and the written ones.
 func FuzzDirectory(f *testing.F) {
 	for _, dir := range zipSampleDirs {
-		samples.Seed(f, dir, ".npz", ".pt", ".pth")
+		samples.Seed(f, dir, ".npz", ".pt", ".pth", ".bin")
 	}
 	for _, b := range writtenZips(f) {
 		f.Add(b)

@@ -108,10 +108,22 @@ func (m *Inflater) Inflate(ctx context.Context) (*tensor.Storage, error) {
 	return st, nil
 }
 
+// ReadAll inflates the whole member into a new buffer of the heap that
+// the caller keeps, for a member read once while opening (a pickle): the
+// inflater keeps nothing, and the buffer goes with the garbage collector
+// whether or not the document opens.
+func (m *Inflater) ReadAll(ctx context.Context) ([]byte, error) {
+	buf := make([]byte, m.size)
+	if err := m.copyAll(ctx, &sliceWriter{buf: buf}); err != nil {
+		return nil, err
+	}
+	return buf, nil
+}
+
 func (m *Inflater) inflateToMemory(ctx context.Context) (*tensor.Storage, error) {
 	if m.size < smallMember {
-		buf := make([]byte, m.size)
-		if err := m.copyAll(ctx, &sliceWriter{buf: buf}); err != nil {
+		buf, err := m.ReadAll(ctx)
+		if err != nil {
 			return nil, err
 		}
 		return tensor.NewStorage(buf), nil
