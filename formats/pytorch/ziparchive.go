@@ -48,7 +48,8 @@ func readZip(src *formats.Source, doc *formats.Document) (*checkpoint, error) {
 	}
 	dataDirs := []string{"data/"}
 	pkl := newMember(pickle, pklAt)
-	pickleErr := c.unpickleMember(doc, src, pkl, &c.root, func(pid any, at int64) (any, error) {
+	var pickleErr error
+	c.root, pickleErr = c.unpickleMember(doc, src, pkl, func(pid any, at int64) (any, error) {
 		return c.zipStorage(pid, at, dataDirs)
 	})
 	offsetsRead.Wait()
@@ -65,12 +66,14 @@ func readZip(src *formats.Source, doc *formats.Document) (*checkpoint, error) {
 	}
 	if m := members["constants.pkl"]; m != nil {
 		constDirs := []string{"constants/", "data/"}
-		err := c.unpickleMember(doc, src, m, &c.consts, func(pid any, at int64) (any, error) {
+		consts, err := c.unpickleMember(doc, src, m, func(pid any, at int64) (any, error) {
 			return c.zipStorage(pid, at, constDirs)
 		})
 		c.resolveStorages(doc, src, members)
 		if err != nil {
 			c.warn(m.at, "constants.pkl: %v", err)
+		} else {
+			c.consts = consts
 		}
 	}
 	c.readCode(doc, src, members, names)
@@ -165,26 +168,24 @@ func (c *checkpoint) readSmallMembers(doc *formats.Document, src *formats.Source
 	}
 }
 
-// unpickleMember runs the pickle member m into *dst, adding the classes
-// it did not know to the checkpoint's.
-func (c *checkpoint) unpickleMember(doc *formats.Document, src *formats.Source, m *member, dst *any, persistent func(any, int64) (any, error)) error {
+// unpickleMember runs the pickle member m, adding the classes it did not
+// know to the checkpoint's.
+func (c *checkpoint) unpickleMember(doc *formats.Document, src *formats.Source, m *member, persistent func(any, int64) (any, error)) (any, error) {
 	b, err := m.readAll(doc, src, maxPickleBytes)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	v, unknown, err := unpickleData(b, m.unpickleBase(), m.zm.Method != zipfile.Store, persistent)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	*dst = v
 	if c.unknown == nil {
-		c.unknown = unknown
-		return nil
+		c.unknown = map[string]int{}
 	}
 	for k, n := range unknown {
 		c.unknown[k] += n
 	}
-	return nil
+	return v, nil
 }
 
 // readCode reads TorchScript's source files, code/*, in name order.
