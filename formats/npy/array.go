@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"tensorscope/formats"
+	"tensorscope/formats/internal/zipfile"
 	"tensorscope/tensor"
 )
 
@@ -22,13 +23,13 @@ const (
 // worked out again: the entry's attributes are made when asked for
 // (AppendAttrs), the loader's placement when loading.
 type array struct {
-	entry      formats.TensorEntry // Name is "#0", or the .npz member's name without ".npy"
-	h          *header
-	fileOffset int64 // offset of the array data in the file; -1 when compressed
-	fileBytes  int64 // bytes the data (or the compressed member) takes in the file
-	where      int8  // inFile, storedIn or deflateIn
-	file       *tensor.Storage
-	inflater   // deflated members only
+	entry            formats.TensorEntry // Name is "#0", or the .npz member's name without ".npy"
+	h                *header
+	fileOffset       int64 // offset of the array data in the file; -1 when compressed
+	fileBytes        int64 // bytes the data (or the compressed member) takes in the file
+	where            int8  // inFile, storedIn or deflateIn
+	file             *tensor.Storage
+	zipfile.Inflater // deflated members only
 }
 
 // data returns the storage holding the array's data and the offset of
@@ -38,7 +39,7 @@ func (a *array) data(ctx context.Context) (*tensor.Storage, int64, error) {
 	if a.where != deflateIn {
 		return a.file, a.fileOffset, nil
 	}
-	st, err := a.inflate(ctx)
+	st, err := a.Inflate(ctx)
 	return st, a.h.dataOffset, err
 }
 
@@ -116,7 +117,7 @@ func (a *array) AppendAttrs(attrs []formats.Attr) []formats.Attr {
 		attrs = append(attrs, formats.Attr{Name: "member", Value: a.entry.Name + ".npy"}, formats.Attr{Name: "compression", Value: "stored"})
 	case deflateIn:
 		attrs = append(attrs, formats.Attr{Name: "member", Value: a.entry.Name + ".npy"}, formats.Attr{Name: "compression", Value: "deflate"},
-			formats.Attr{Name: "compressed bytes", Value: a.packed}, formats.Attr{Name: "inflated bytes", Value: a.size})
+			formats.Attr{Name: "compressed bytes", Value: a.CompressedSize()}, formats.Attr{Name: "inflated bytes", Value: a.Size()})
 	}
 	return attrs
 }

@@ -8,7 +8,7 @@
 // read as text. Object arrays hold a pickle and are never loaded: loading a
 // pickle runs code, and the viewer opens files from strangers.
 //
-// An .npz is a zip read with archive/zip: stored members are viewed in place
-// over the mapped zip, deflated members are inflated on first use, bounded
-// by their declared size.
+// An .npz is a zip read in place by formats/internal/zipfile: stored members
+// are viewed in place over the mapped zip, deflated members are inflated on
+// first use, bounded by their declared size.
 package npy

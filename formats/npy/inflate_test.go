@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"tensorscope/formats"
+	"tensorscope/formats/internal/zipfile"
 	"tensorscope/tensor"
 )
 
@@ -48,8 +49,8 @@ func formatInt(n int64) string {
 // TestInflateToTemporaryFile inflates a member above the in-memory limit
 // into an unlinked, mapped temporary file, reporting progress.
 func TestInflateToTemporaryFile(t *testing.T) {
-	defer func(l int64) { inMemoryLimit = l }(inMemoryLimit)
-	inMemoryLimit = 1 << 10
+	defer func(l int64) { zipfile.InMemoryLimit = l }(zipfile.InMemoryLimit)
+	zipfile.InMemoryLimit = 1 << 10
 	const n = 3 << 18 // 3 MiB of data: three progress chunks
 	doc, err := formats.OpenBytes("w.npz", float32Archive(t, n))
 	if err != nil {

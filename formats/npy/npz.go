@@ -5,13 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
-	"sync"
-
-	kflate "github.com/klauspost/compress/flate"
 
 	"tensorscope/formats"
+	"tensorscope/formats/internal/zipfile"
 )
 
 var npzFormat = &formats.Format{
@@ -54,21 +51,21 @@ const maxSharedHeaders = 4096
 // decodeNPZ lists every .npy member of the zip. Stored members are viewed
 // in place over the mapped zip; deflated ones have their header inflated
 // now and their data on first use. The central directory is read from the
-// mapping a record at a time (zipDirectory), and each listed member is
+// mapping a record at a time (zipfile.Directory), and each listed member is
 // one object (array).
 func decodeNPZ(src *formats.Source) (*formats.Document, error) {
-	dir, err := readZipDirectory(src.Data)
+	dir, err := zipfile.Read(src.Data)
 	if err != nil {
 		return nil, err
 	}
 	doc := src.NewDocument(npzFormat, "")
 	doc.Metadata = formats.NewObject("")
-	doc.Tensors = make([]*formats.TensorEntry, 0, dir.count)
+	doc.Tensors = make([]*formats.TensorEntry, 0, dir.Len())
 	members := formats.NewObject("members")
-	r := npzReader{doc: doc, src: src, dir: dir, seen: make(map[string]struct{}, dir.count), headers: map[string]*header{}}
-	dir.each(r.member)
+	r := npzReader{doc: doc, src: src, dir: dir, seen: make(map[string]struct{}, dir.Len()), headers: map[string]*header{}}
+	dir.Each(r.member)
 	doc.Metadata.Add(
-		formats.Leaf("members", int64(dir.count)),
+		formats.Leaf("members", int64(dir.Len())),
 		formats.Leaf("stored", int64(r.stored)),
 		formats.Leaf("deflated", int64(r.deflated)),
 		members)
@@ -90,7 +87,7 @@ func decodeNPZ(src *formats.Source) (*formats.Document, error) {
 type npzReader struct {
 	doc              *formats.Document
 	src              *formats.Source
-	dir              *zipDirectory
+	dir              *zipfile.Directory
 	seen             map[string]struct{}
 	headers          map[string]*header // shared headers, by their bytes
 	scratch          headerScratch
@@ -100,30 +97,30 @@ type npzReader struct {
 }
 
 // member lists the member of record m, or warns why not.
-func (r *npzReader) member(m *zipMember) {
-	if len(m.name) > 0 && m.name[len(m.name)-1] == '/' {
+func (r *npzReader) member(m *zipfile.Member) {
+	if m.IsFolder() {
 		return
 	}
 	a, at, err := r.read(m)
 	if err != nil {
-		r.doc.Warn(at, "member %q: %v", m.name, err)
+		r.doc.Warn(at, "member %q: %v", m.Name, err)
 		return
 	}
 	if a == nil {
 		return
 	}
 	if _, dup := r.seen[a.entry.Name]; dup {
-		r.doc.Warn(at, "member %q appears again: only the first is listed", m.name)
+		r.doc.Warn(at, "member %q appears again: only the first is listed", m.Name)
 		return
 	}
 	r.seen[a.entry.Name] = struct{}{}
-	if m.method == methodStore {
+	if m.Method == zipfile.Store {
 		r.stored++
 	} else {
 		r.deflated++
 	}
 	if len(r.doc.Header) < maxHeaderFields && at >= 0 {
-		r.doc.Header = append(r.doc.Header, formats.HeaderField{Name: string(m.name), Offset: at,
+		r.doc.Header = append(r.doc.Header, formats.HeaderField{Name: string(m.Name), Offset: at,
 			Size: int(min(a.h.dataOffset, 1<<30)), Value: strings.TrimRight(a.h.dict, " \n"), Meaning: a.h.meaning()})
 	}
 	if len(r.described) < maxMetaMembers {
@@ -134,16 +131,10 @@ func (r *npzReader) member(m *zipMember) {
 	r.doc.Tensors = a.appendEntries(r.doc, r.doc.Tensors)
 }
 
-// Compression methods an .npz uses.
-const (
-	methodStore   = 0
-	methodDeflate = 8
-)
-
 // read reads one member's .npy header. It returns nil for members that
 // are not arrays (after warning), and the offset to report problems at.
-func (r *npzReader) read(m *zipMember) (*array, int64, error) {
-	at, err := r.dir.dataOffset(m)
+func (r *npzReader) read(m *zipfile.Member) (*array, int64, error) {
+	at, err := r.dir.DataOffset(m)
 	if err != nil {
 		var fe *formats.Error
 		if errors.As(err, &fe) {
@@ -151,22 +142,22 @@ func (r *npzReader) read(m *zipMember) (*array, int64, error) {
 		}
 		return nil, -1, err
 	}
-	if !bytes.HasSuffix(m.name, []byte(".npy")) {
-		r.doc.Warn(at, "member %q is not a .npy array: not listed", m.name)
+	if !bytes.HasSuffix(m.Name, []byte(".npy")) {
+		r.doc.Warn(at, "member %q is not a .npy array: not listed", m.Name)
 		return nil, at, nil
 	}
 	keepDict := len(r.doc.Header) < maxHeaderFields
 	var a *array
-	switch m.method {
-	case methodStore:
+	switch m.Method {
+	case zipfile.Store:
 		a, err = r.storedMember(m, at, keepDict)
-	case methodDeflate:
+	case zipfile.Deflate:
 		a, err = r.deflatedMember(m, at, keepDict)
 	default:
-		return nil, at, fmt.Errorf("compression method %d is not supported (expected 0 stored or 8 deflate)", m.method)
+		return nil, at, fmt.Errorf("compression method %d is not supported (expected 0 stored or 8 deflate)", m.Method)
 	}
 	if a != nil {
-		a.entry.Name = string(m.name[:len(m.name)-len(".npy")])
+		a.entry.Name = string(m.Name[:len(m.Name)-len(".npy")])
 	}
 	return a, at, err
 }
@@ -193,11 +184,11 @@ func (r *npzReader) parseHeader(b []byte, base int64, keepDict bool) (*header, e
 
 // storedMember views a stored member in place: its bytes are a .npy inside
 // the mapped zip.
-func (r *npzReader) storedMember(m *zipMember, at int64, keepDict bool) (*array, error) {
+func (r *npzReader) storedMember(m *zipfile.Member, at int64, keepDict bool) (*array, error) {
 	data := r.src.Data
-	n := int64(m.size)
-	if m.size != m.packed || n < 0 || at+n > int64(len(data)) || at+n < at {
-		return nil, fmt.Errorf("stored member of %d bytes at byte %d does not fit in the %d-byte file", m.packed, at, len(data))
+	n := int64(m.UncompressedSize)
+	if m.UncompressedSize != m.CompressedSize || n < 0 || at+n > int64(len(data)) || at+n < at {
+		return nil, fmt.Errorf("stored member of %d bytes at byte %d does not fit in the %d-byte file", m.CompressedSize, at, len(data))
 	}
 	body := data[at : at+n]
 	h, err := r.parseHeader(body, at, keepDict)
@@ -216,9 +207,9 @@ func (r *npzReader) storedMember(m *zipMember, at int64, keepDict bool) (*array,
 
 // deflatedMember reads the header of a deflated member by inflating its
 // first bytes; the data is inflated on first use.
-func (r *npzReader) deflatedMember(m *zipMember, at int64, keepDict bool) (*array, error) {
-	a := &array{fileOffset: -1, fileBytes: int64(m.packed), where: deflateIn}
-	if err := a.inflater.init(r.doc, r.src.Storage, at, m.size, m.packed, m.crc, m.flags); err != nil {
+func (r *npzReader) deflatedMember(m *zipfile.Member, at int64, keepDict bool) (*array, error) {
+	a := &array{fileOffset: -1, fileBytes: int64(m.CompressedSize), where: deflateIn}
+	if err := a.Init(r.doc, r.src.Storage, at, m); err != nil {
 		return nil, err
 	}
 	head, err := a.readHeader(&r.scratch)
@@ -234,50 +225,9 @@ func (r *npzReader) deflatedMember(m *zipMember, at int64, keepDict bool) (*arra
 		return nil, err
 	}
 	want := h.dataBytes()
-	if want >= 0 && a.size-h.dataOffset < want {
-		return nil, fmt.Errorf("data: %s%v needs %d bytes, the member declares %d after its header", h.elem.name(), h.shape, want, a.size-h.dataOffset)
+	if want >= 0 && a.Size()-h.dataOffset < want {
+		return nil, fmt.Errorf("data: %s%v needs %d bytes, the member declares %d after its header", h.elem.name(), h.shape, want, a.Size()-h.dataOffset)
 	}
 	a.h = h
 	return a, nil
-}
-
-// flateReaders holds decompressors to reuse: each has a 32 KiB window and
-// Huffman tables (about 40 KB) to allocate and clear, which for an archive
-// of 100,000 small members, each opened to read its header, was 4 GB of
-// allocation and most of the time of opening it.
-var flateReaders sync.Pool
-
-// newFlateReader is kflate.NewReader(r) from the pool; Close returns it.
-func newFlateReader(r io.Reader) io.ReadCloser {
-	return &pooledFlate{getFlateReader(r)}
-}
-
-// getFlateReader is a decompressor of r from the pool, or a new one; put
-// it back into flateReaders when done.
-func getFlateReader(r io.Reader) io.ReadCloser {
-	if fr, ok := flateReaders.Get().(io.ReadCloser); ok {
-		if fr.(kflate.Resetter).Reset(r, nil) == nil {
-			return fr
-		}
-	}
-	return kflate.NewReader(r)
-}
-
-type pooledFlate struct{ io.ReadCloser }
-
-func (p *pooledFlate) Close() error {
-	if p.ReadCloser == nil {
-		return nil
-	}
-	err := p.ReadCloser.Close()
-	flateReaders.Put(p.ReadCloser)
-	p.ReadCloser = nil
-	return err
-}
-
-func (p *pooledFlate) Read(b []byte) (int, error) {
-	if p.ReadCloser == nil {
-		return 0, errors.New("read after Close")
-	}
-	return p.ReadCloser.Read(b)
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"tensorscope/formats"
+	"tensorscope/formats/internal/zipfile"
 	"tensorscope/tensor"
 )
 
@@ -27,7 +28,7 @@ const (
 )
 
 // TestInflatedMemberStaysOutOfMemory: a member inflated into a temporary
-// file (above inMemoryLimit) keeps the resident memory of statistics, a
+// file (above zipfile.InMemoryLimit) keeps the resident memory of statistics, a
 // histogram, a heatmap and a write of all its bytes bounded by a few
 // chunks, not by the member: a child process does all four over a 256 MiB
 // member and its peak resident set must stay under 100 MB. Before, every
@@ -61,7 +62,7 @@ func TestInflatedMemberStaysOutOfMemory(t *testing.T) {
 // passesOverMember is the child's work: every pass a command makes over
 // a tensor.
 func passesOverMember(t *testing.T, path string) {
-	inMemoryLimit = 1 << 20
+	zipfile.InMemoryLimit = 1 << 20
 	doc, err := formats.Open(path)
 	if err != nil {
 		t.Fatal(err)

@@ -1,18 +1,14 @@
 package pytorch
 
 import (
-	"archive/zip"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"path"
-	"runtime"
-	"sort"
 	"strings"
-	"sync"
 
 	"tensorscope/formats"
+	"tensorscope/formats/internal/zipfile"
 	"tensorscope/tensor"
 )
 
@@ -41,6 +37,16 @@ func (c *checkpoint) warn(at int64, format string, args ...any) {
 	c.warnings = append(c.warnings, formats.Warning{Offset: at, Message: fmt.Sprintf(format, args...)})
 }
 
+// warnErr warns of err at the byte it names, if any.
+func (c *checkpoint) warnErr(err error) {
+	var fe *formats.Error
+	if errors.As(err, &fe) {
+		c.warn(fe.Offset, "%s", fe.Msg)
+		return
+	}
+	c.warn(-1, "%v", err)
+}
+
 // blob is a storage's bytes in the file: a stored member or a legacy
 // record viewed in place, or a deflated member inflated on first use.
 type blob struct {
@@ -48,16 +54,20 @@ type blob struct {
 	at      int64 // file offset of its first byte; -1 when compressed
 	size    int64 // bytes
 	st      *tensor.Storage
-	inf     *inflater
+	inf     *zipfile.Inflater
 	missing string // why the file holds no bytes for it
 
 	elemSize int // legacy: bytes per element of the storage's type
 }
 
-// bytesOf returns the storage holding the blob's bytes (exactly them).
+// storage returns the storage holding the blob's bytes (exactly them).
 func (b *blob) storage(ctx context.Context) (*tensor.Storage, error) {
 	if b.inf != nil {
-		return b.inf.storage(ctx)
+		st, err := b.inf.Inflate(ctx)
+		if err != nil && ctx.Err() == nil {
+			return nil, prefixError(fmt.Sprintf("storage %q", b.key), err)
+		}
+		return st, err
 	}
 	return b.st, nil
 }
@@ -66,320 +76,6 @@ func (b *blob) storage(ctx context.Context) (*tensor.Storage, error) {
 type codeFile struct {
 	name string // relative to the archive folder, e.g. code/__torch__.py
 	text string
-}
-
-// dataOffsets finds where each member's bytes start, reading its local
-// header. A checkpoint of 2,000 tensors has 2,000 of them, each a system
-// call (a quarter of the open), so the larger archives share them out
-// among the CPUs.
-func dataOffsets(files []*zip.File) ([]int64, []error) {
-	offsets, errs := make([]int64, len(files)), make([]error, len(files))
-	workers := min(runtime.GOMAXPROCS(0), 4, len(files)/256+1)
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := w*len(files)/workers, (w+1)*len(files)/workers
-		wg.Go(func() {
-			i := lo
-			// The reads fall back to the mapping: under the fault guard,
-			// as every read of the file on any goroutine.
-			if err := tensor.CatchFault(func() error {
-				for ; i < hi; i++ {
-					offsets[i], errs[i] = files[i].DataOffset()
-				}
-				return nil
-			}); err != nil {
-				for ; i < hi; i++ {
-					errs[i] = err
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return offsets, errs
-}
-
-// zipDirectory is archive/zip's reading of the archive: its members, the
-// archive folder, and where each member's data starts.
-type zipDirectory struct {
-	zr      *zip.Reader
-	folder  string
-	offsets []int64 // by zr.File
-	errs    []error
-	err     error
-}
-
-// offsetOf is where member f's data starts.
-func (d *zipDirectory) offsetOf(f *zip.File) (int64, error) {
-	for i, g := range d.zr.File {
-		if g == f {
-			return d.offsets[i], d.errs[i]
-		}
-	}
-	return f.DataOffset()
-}
-
-// readZipDirectory reads the directory and every local header, under the
-// fault guard (its reads may fall back to the mapping).
-func readZipDirectory(src *formats.Source, zreader *zipReaderAt) (d zipDirectory) {
-	d.err = tensor.CatchFault(func() error {
-		zr, err := zip.NewReader(zreader, int64(len(src.Data)))
-		if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
-			// Member names are never used as paths: "insecure" ones are
-			// only refused below.
-			return formats.Errorf(-1, "zip: %v", err)
-		}
-		zr.RegisterDecompressor(zip.Deflate, fastInflate(src.Data, zreader))
-		folder, err := archiveFolder(zr)
-		if err != nil {
-			return err
-		}
-		d.zr, d.folder = zr, folder
-		d.offsets, d.errs = dataOffsets(zr.File)
-		return nil
-	})
-	return d
-}
-
-// quickPickle finds the first <folder>/data.pkl of the central directory
-// when it is stored (as torch writes it), and where its bytes are, from
-// the directory and its local header alone. ok is false for anything
-// else (zip64 fields, a deflated pickle, a header that does not fit):
-// the caller then waits for archive/zip.
-func quickPickle(b []byte) (folder string, at, size int64, ok bool) {
-	le := binary.LittleEndian
-	centralRecords(centralDirectory(b), func(rec, name []byte) bool {
-		dir, isPickle := pickleFolder(name)
-		if !isPickle || !cleanName(string(name)) {
-			return false
-		}
-		// The first data.pkl decides, as in archiveFolder.
-		method, packed, unpacked, lh := le.Uint16(rec[10:]), le.Uint32(rec[20:]), le.Uint32(rec[24:]), int64(le.Uint32(rec[42:]))
-		if method != 0 || packed != unpacked || packed == 0xffffffff || lh == 0xffffffff || lh+30 > int64(len(b)) || string(b[lh:lh+4]) != "PK\x03\x04" {
-			return true
-		}
-		at = lh + 30 + int64(le.Uint16(b[lh+26:])) + int64(le.Uint16(b[lh+28:]))
-		if at+int64(packed) <= int64(len(b)) {
-			folder, size, ok = string(dir), int64(packed), true
-		}
-		return true
-	})
-	if !ok {
-		return "", 0, 0, false
-	}
-	return folder, at, size, true
-}
-
-// zipArchive reads the zip format of torch.save (PyTorch ≥ 1.6) and
-// torch.jit.save: <folder>/data.pkl, <folder>/data/<key>, <folder>/version...
-func readZip(src *formats.Source, doc *formats.Document) (*checkpoint, error) {
-	zreader := newZipReaderAt(src)
-	defer zreader.release()
-	// archive/zip reads the directory and then every member's local header
-	// (one system call each) on other goroutines, while data.pkl is
-	// unpickled: found straight from the directory when it is stored
-	// (quickPickle), and checked against archive/zip's reading after. The
-	// unpickler only records the storages it meets; they are matched with
-	// their members once both are done.
-	dirRead := make(chan zipDirectory, 1)
-	go func() { dirRead <- readZipDirectory(src, zreader) }()
-
-	c := &checkpoint{kind: "zip", blobs: map[string]*blob{}}
-	dataDirs := []string{"data/"}
-	unpickle := func(b []byte, base int64, deflated bool) error {
-		var err error
-		c.root, c.unknown, err = unpickleData(b, base, deflated, func(pid any, at int64) (any, error) {
-			return c.zipStorage(pid, at, dataDirs)
-		})
-		return err
-	}
-	var pickleErr error
-	qFolder, qAt, qSize, quick := quickPickle(src.Data)
-	if quick {
-		pickleErr = unpickle(src.Data[qAt:qAt+qSize], qAt, false)
-	}
-	d := <-dirRead
-	if d.err != nil {
-		return nil, d.err
-	}
-	zr, folder := d.zr, d.folder
-	c.folder = folder
-	pklFile := findFile(zr.File, folder+"/data.pkl")
-	if pklFile == nil {
-		return nil, formats.Errorf(-1, "zip: member %s/data.pkl cannot be read", folder)
-	}
-	pklAt, err := d.offsetOf(pklFile)
-	if err != nil {
-		return nil, formats.Errorf(-1, "zip: member %s/data.pkl cannot be read: local header: %v", folder, err)
-	}
-	if findFile(zr.File, folder+"/constants.pkl") != nil {
-		c.kind = "torchscript"
-	}
-	if !quick || qFolder != folder || qAt != pklAt || pklFile.Method != zip.Store || int64(pklFile.UncompressedSize64) != qSize {
-		// No quick start, or one archive/zip reads otherwise: unpickle
-		// the member it found, from scratch.
-		c.root, c.unknown, c.blobs, c.pending, c.warnings = nil, nil, map[string]*blob{}, nil, nil
-		pkl := &member{f: pklFile, at: pklAt, size: int64(pklFile.UncompressedSize64)}
-		b, err := pkl.readAll(src.Data, maxPickleBytes)
-		if err == nil {
-			err = unpickle(b, pkl.unpickleBase(), pklFile.Method != zip.Store)
-		}
-		pickleErr = err
-	}
-	offsets, errs := d.offsets, d.errs
-
-	members := make(map[string]*member, len(zr.File))
-	var names []string
-	prefix := folder + "/"
-	for i, f := range zr.File {
-		rel, ok := strings.CutPrefix(f.Name, prefix)
-		at, derr := offsets[i], errs[i]
-		if derr != nil {
-			c.warn(-1, "member %q: local header: %v", f.Name, derr)
-			continue
-		}
-		if !ok || !cleanName(rel) {
-			c.warn(at, "member %q is outside the archive folder %q or has an unsafe name: ignored", f.Name, folder)
-			continue
-		}
-		if strings.HasSuffix(rel, "/") {
-			continue
-		}
-		if _, dup := members[rel]; dup {
-			c.warn(at, "member %q appears again: the first is read", f.Name)
-			continue
-		}
-		members[rel] = &member{f: f, at: at, size: int64(f.UncompressedSize64)}
-		names = append(names, rel)
-	}
-	pkl := members["data.pkl"]
-	if pkl == nil {
-		return nil, formats.Errorf(-1, "zip: member %s/data.pkl cannot be read", folder)
-	}
-	if lh := localHeader(src.Data, pkl.at); lh >= 0 {
-		c.header = append(c.header, formats.HeaderField{Name: "archive folder", Offset: lh,
-			Size: int(pkl.at - lh), Value: folder, Meaning: fmt.Sprintf("%d members; data.pkl's local header", len(names))})
-	}
-	for _, name := range []string{"version", ".data/version", "byteorder"} {
-		m := members[name]
-		if m == nil || m.size > 64 {
-			continue
-		}
-		b, err := m.readAll(src.Data, 64)
-		if err != nil {
-			c.warn(m.at, "%v", err)
-			continue
-		}
-		v := strings.TrimSpace(string(b))
-		c.header = append(c.header, formats.HeaderField{Name: name, Offset: m.at, Size: int(m.size), Value: v})
-		switch name {
-		case "version", ".data/version":
-			if c.version == "" {
-				c.version = v
-			}
-		case "byteorder":
-			if v == "big" {
-				c.bigEnd = true
-			} else if v != "little" {
-				c.warn(m.at, "byteorder %q: expected little or big; read as little", v)
-			}
-		}
-	}
-	c.header = append(c.header, formats.HeaderField{Name: "data.pkl", Offset: pkl.at, Size: int(min(pkl.size, 1<<30)),
-		Value: fmt.Sprintf("pickle of %d bytes", pkl.size), Meaning: methodName(pkl.f.Method)})
-
-	c.resolveStorages(doc, src, members)
-	if pickleErr != nil {
-		return c, pickleErr
-	}
-	if m := members["constants.pkl"]; m != nil {
-		constDirs := []string{"constants/", "data/"}
-		consts, unknown, err := unpickleMember(src, m, func(pid any, at int64) (any, error) {
-			return c.zipStorage(pid, at, constDirs)
-		})
-		c.resolveStorages(doc, src, members)
-		if err != nil {
-			c.warn(m.at, "constants.pkl: %v", err)
-		} else {
-			c.consts = consts
-			for k, v := range unknown {
-				c.unknown[k] += v
-			}
-		}
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if !strings.HasPrefix(name, "code/") || strings.HasSuffix(name, ".debug_pkl") {
-			continue
-		}
-		m := members[name]
-		b, err := m.readAll(src.Data, maxPickleBytes)
-		if err != nil {
-			c.warn(m.at, "%v", err)
-			continue
-		}
-		c.code = append(c.code, codeFile{name: name, text: decodeUTF8(b)})
-	}
-	stored, deflated := 0, 0
-	for _, m := range members {
-		if m.f.Method == zip.Store {
-			stored++
-		} else {
-			deflated++
-		}
-	}
-	c.facts = append(c.facts,
-		formats.Leaf("container", "zip"),
-		formats.Leaf("archive folder", folder),
-		formats.Leaf("members", int64(len(names))),
-		formats.Leaf("stored members", int64(stored)),
-		formats.Leaf("deflated members", int64(deflated)))
-	if c.version != "" {
-		c.facts = append(c.facts, formats.Leaf("version", c.version))
-	}
-	return c, nil
-}
-
-// localHeader finds the local file header whose data starts at at: its
-// name and extra field (torch pads it to align the data) lie between.
-func localHeader(data []byte, at int64) int64 {
-	for lh := at - 30; lh >= 0 && lh >= at-30-2*65535; lh-- {
-		if data[lh] != 'P' || string(data[lh:lh+4]) != "PK\x03\x04" {
-			continue
-		}
-		n := int64(binary.LittleEndian.Uint16(data[lh+26:]))
-		x := int64(binary.LittleEndian.Uint16(data[lh+28:]))
-		if lh+30+n+x == at {
-			return lh
-		}
-	}
-	return -1
-}
-
-func methodName(m uint16) string {
-	switch m {
-	case zip.Store:
-		return "stored"
-	case zip.Deflate:
-		return "deflated"
-	}
-	return fmt.Sprintf("compression method %d", m)
-}
-
-// archiveFolder finds the folder holding data.pkl: torch.save names it
-// after the file ("archive" before 1.13), and a renamed file keeps the
-// old name, so any single-level folder is accepted.
-func archiveFolder(zr *zip.Reader) (string, error) {
-	var found []string
-	for _, f := range zr.File {
-		dir, base := path.Split(f.Name)
-		if base == "data.pkl" && strings.Count(dir, "/") == 1 && cleanName(f.Name) {
-			found = append(found, strings.TrimSuffix(dir, "/"))
-		}
-	}
-	if len(found) == 0 {
-		return "", formats.Errorf(-1, "zip: no <folder>/data.pkl member: not a PyTorch checkpoint")
-	}
-	return found[0], nil
 }
 
 // cleanName refuses member names that would leave a folder if they were
@@ -398,24 +94,6 @@ func cleanName(name string) bool {
 		}
 		rest = more
 	}
-}
-
-// unpickleMember runs a pickle member of the archive.
-func unpickleMember(src *formats.Source, m *member, persistent func(any, int64) (any, error)) (any, map[string]int, error) {
-	b, err := m.readAll(src.Data, maxPickleBytes)
-	if err != nil {
-		return nil, nil, err
-	}
-	return unpickleData(b, m.unpickleBase(), m.f.Method != zip.Store, persistent)
-}
-
-// unpickleBase is the file offset of a member's first byte as the
-// unpickler's messages count it: 0 in an inflated member.
-func (m *member) unpickleBase() int64 {
-	if m.f.Method != zip.Store {
-		return 0 // offsets inside an inflated member are not file offsets
-	}
-	return m.at
 }
 
 // unpickleData runs the pickle b, whose first byte is at file offset base.
@@ -493,38 +171,27 @@ func (c *checkpoint) resolveStorages(doc *formats.Document, src *formats.Source,
 			b.missing = fmt.Sprintf("storage key %q is not a member name", key)
 		case m == nil:
 			b.missing = fmt.Sprintf("storage %q is missing from the archive (no member %s/%s%s)", key, c.folder, dirs[0], key)
-		case m.f.Method == zip.Store:
-			if m.at+m.size > int64(len(src.Data)) || int64(m.f.CompressedSize64) != m.size {
-				b.missing = fmt.Sprintf("member %q of %d bytes does not fit in the file", m.f.Name, m.size)
+		case m.zm.Method == zipfile.Store:
+			if !m.storedIn(src.Data) {
+				b.missing = fmt.Sprintf("member %q of %d bytes does not fit in the file", m.name, m.size)
 			} else {
 				b.at, b.size = m.at, m.size
 				b.st = tensor.NewStorage(src.Data[m.at : m.at+m.size])
 			}
-		case m.f.Method == zip.Deflate:
-			if err := m.checkRatio(); err != nil {
+		case m.zm.Method == zipfile.Deflate:
+			if inf, err := m.inflater(doc, src); err != nil {
 				b.missing = err.(*formats.Error).Msg
 			} else {
-				b.size = m.size
-				b.inf = &inflater{doc: doc, m: m}
+				b.size, b.inf = m.size, inf
 			}
 		default:
-			b.missing = fmt.Sprintf("member %q: compression method %d (expected 0 stored or 8 deflate)", m.f.Name, m.f.Method)
+			b.missing = fmt.Sprintf("member %q: compression method %d (expected 0 stored or 8 deflate)", m.name, m.zm.Method)
 		}
 		if b.missing != "" {
 			c.warn(at, "%s", b.missing)
 		}
 	}
 	c.pending = c.pending[:0]
-}
-
-// findFile returns the first member named name, or nil.
-func findFile(files []*zip.File, name string) *zip.File {
-	for _, f := range files {
-		if f.Name == name {
-			return f
-		}
-	}
-	return nil
 }
 
 // Legacy format: five pickles and the raw storages, in one stream.

@@ -2,13 +2,13 @@ package pytorch
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 
 	"tensorscope/formats"
+	"tensorscope/formats/internal/zipfile"
 	"tensorscope/tensor"
 )
 
@@ -16,7 +16,7 @@ var format = &formats.Format{
 	ID:         "pytorch",
 	Name:       "PyTorch checkpoint",
 	Extensions: []string{".pt", ".pth", ".ckpt", ".bin", ".pytorch_model.bin.index.json"},
-	Sniff:      func(b []byte) bool { return sniffLegacy(b) || (sniffZip(b) && !sniffTorchScript(b)) },
+	Sniff:      sniffCheckpoint,
 }
 
 var scriptFormat = &formats.Format{
@@ -31,6 +31,16 @@ func init() {
 	scriptFormat.Decode = decode
 	formats.Register(format)
 	formats.Register(scriptFormat)
+}
+
+// sniffCheckpoint recognises torch.save's files: the legacy format, or
+// the zip format without TorchScript's constants.
+func sniffCheckpoint(b []byte) bool {
+	if sniffLegacy(b) {
+		return true
+	}
+	checkpoint, script := zipKind(b)
+	return checkpoint && !script
 }
 
 // sniffLegacy recognises the legacy format by its first pickle: torch's
@@ -49,108 +59,64 @@ func sniffLegacy(b []byte) bool {
 	return bytes.HasPrefix(b, []byte("L"+legacyMagicDecimal))
 }
 
-// centralDirectory returns a zip's central directory (bounded), found
-// from its end record, or nil.
-func centralDirectory(b []byte) []byte {
-	if len(b) < 22 || string(b[:2]) != "PK" {
-		return nil
+// zipKind reads what sniffing needs from a zip's central directory:
+// whether it holds a <folder>/data.pkl (torch's zip format) and a
+// <folder>/constants.pkl beside it (torch.jit.save's archives). The
+// records that read well are enough to recognise a checkpoint; decoding
+// reports what is wrong with the others.
+func zipKind(b []byte) (checkpoint, script bool) {
+	if len(b) < 4 || string(b[:4]) != "PK\x03\x04" {
+		return false, false
 	}
-	from := max(0, len(b)-(1<<16)-22)
-	i := bytes.LastIndex(b[from:], []byte("PK\x05\x06"))
-	if i < 0 {
-		return nil
+	dir, _ := zipfile.Read(b)
+	if dir == nil {
+		return false, false
 	}
-	eocd := from + i
-	if eocd+22 > len(b) {
-		return nil
-	}
-	size := int64(binary.LittleEndian.Uint32(b[eocd+12:]))
-	off := int64(binary.LittleEndian.Uint32(b[eocd+16:]))
-	if off == 0xffffffff || size == 0xffffffff {
-		// zip64: the locator just before the end record names the
-		// zip64 end record.
-		loc := eocd - 20
-		if loc < 0 || string(b[loc:loc+4]) != "PK\x06\x07" {
-			return nil
-		}
-		rec := int64(binary.LittleEndian.Uint64(b[loc+8:]))
-		if rec < 0 || rec+56 > int64(len(b)) || string(b[rec:rec+4]) != "PK\x06\x06" {
-			return nil
-		}
-		size = int64(binary.LittleEndian.Uint64(b[rec+40:]))
-		off = int64(binary.LittleEndian.Uint64(b[rec+48:]))
-	}
-	if off < 0 || size < 0 || off > int64(len(b)) || size > int64(len(b))-off {
-		return nil
-	}
-	return b[off : off+min(size, 16<<20)]
+	dir.Find(func(m *zipfile.Member) bool {
+		checkpoint = checkpoint || inTopFolder(m.Name, "data.pkl")
+		script = script || inTopFolder(m.Name, "constants.pkl")
+		return checkpoint && script
+	})
+	return checkpoint, checkpoint && script
 }
 
-// centralRecords calls fn with each central directory record and its
-// member's name until it returns true.
-func centralRecords(cd []byte, fn func(rec, name []byte) bool) bool {
-	for len(cd) >= 46 && string(cd[:4]) == "PK\x01\x02" {
-		n := int(binary.LittleEndian.Uint16(cd[28:]))
-		extra := int(binary.LittleEndian.Uint16(cd[30:]))
-		comment := int(binary.LittleEndian.Uint16(cd[32:]))
-		if 46+n > len(cd) {
-			return false
-		}
-		if fn(cd, cd[46:46+n]) {
-			return true
-		}
-		next := 46 + n + extra + comment
-		if next > len(cd) {
-			return false
-		}
-		cd = cd[next:]
+// inTopFolder reports whether name is <folder>/base, one level deep as
+// torch writes it.
+func inTopFolder(name []byte, base string) bool {
+	dir, ok := bytes.CutSuffix(name, []byte(base))
+	if !ok || len(dir) < 2 || dir[len(dir)-1] != '/' {
+		return false
 	}
-	return false
-}
-
-// pickleFolder is the folder of a member named <folder>/data.pkl (one
-// level deep, as torch writes it).
-func pickleFolder(name []byte) ([]byte, bool) {
-	dir, ok := bytes.CutSuffix(name, []byte("/data.pkl"))
-	return dir, ok && len(dir) > 0 && bytes.IndexByte(dir, '/') < 0
+	return bytes.IndexByte(dir[:len(dir)-1], '/') < 0
 }
 
 // sniffZip recognises torch's zip format: a member <folder>/data.pkl.
 func sniffZip(b []byte) bool {
-	if len(b) < 4 || string(b[:4]) != "PK\x03\x04" {
-		return false
-	}
-	return centralRecords(centralDirectory(b), func(_, name []byte) bool {
-		_, ok := pickleFolder(name)
-		return ok
-	})
+	checkpoint, _ := zipKind(b)
+	return checkpoint
 }
 
 // sniffTorchScript recognises torch.jit.save's archives: torch's zip
 // format with a constants.pkl beside data.pkl.
 func sniffTorchScript(b []byte) bool {
-	if !sniffZip(b) {
-		return false
-	}
-	return centralRecords(centralDirectory(b), func(_, name []byte) bool {
-		dir, ok := bytes.CutSuffix(name, []byte("/constants.pkl"))
-		return ok && len(dir) > 0 && bytes.IndexByte(dir, '/') < 0
-	})
+	_, script := zipKind(b)
+	return script
 }
 
 func decode(src *formats.Source) (*formats.Document, error) {
 	if looksLikeIndex(src.Data) {
 		return decodeIndex(src)
 	}
+	isZip, script := zipKind(src.Data)
 	f := format
-	if sniffTorchScript(src.Data) {
+	if script {
 		f = scriptFormat
 	}
 	doc := src.NewDocument(f, "")
 	var c *checkpoint
 	var err error
 	switch {
-	case sniffZip(src.Data):
+	case isZip:
 		c, err = readZip(src, doc)
 	case sniffLegacy(src.Data):
 		c, err = readLegacy(src, doc)

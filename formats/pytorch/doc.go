@@ -10,9 +10,10 @@
 // opened. The memo, the stack, nesting and every declared length are
 // bounded by the file.
 //
-// The containers: torch's zip format (any archive folder name), whose
-// stored data/<key> members are viewed in place over the mapped file and
-// deflated ones inflated on first use; the legacy stream of
+// The containers: torch's zip format (any archive folder name), read in
+// place by formats/internal/zipfile, whose stored data/<key> members are
+// viewed in place over the mapped file and deflated ones inflated on first
+// use; the legacy stream of
 // _use_new_zipfile_serialization=False (magic number, protocol, sys_info,
 // the object, the storage keys, then the raw storages, also viewed in
 // place); TorchScript archives, whose tensors get the names

@@ -9,13 +9,13 @@ import (
 	"tensorscope/formats"
 )
 
-// zipReaderAt is what the zip reader reads the archive's directories and
-// local headers through. While the checkpoint is opened it reads them with
-// pread from the file: a checkpoint of 2,000 tensors has 2,000 local
-// headers, one on each of 2,000 pages of the mapping, and faulting those
-// pages in cost more than the rest of the open (a page fault is far
-// dearer than a 30-byte read on a virtual machine). Once the open is done
-// (release), it reads the mapped bytes, as everything else does.
+// zipReaderAt is what the archive's local headers are read through. While
+// the checkpoint is opened it reads them with pread from the file: a
+// checkpoint of 2,000 tensors has 2,000 local headers, one on each of
+// 2,000 pages of the mapping, and faulting those pages in cost more than
+// the rest of the open (a page fault is far dearer than a 30-byte read on
+// a virtual machine). Once the open is done (release), it reads the mapped
+// bytes, as everything else does.
 type zipReaderAt struct {
 	mapped *bytes.Reader
 	file   atomic.Pointer[os.File]

@@ -28,7 +28,8 @@ var allowed = []struct {
 	{"internal/", nil},
 	{"formats", []string{"tensor", "internal/remote"}},
 	{"formats/all", []string{"codec"}},
-	{"formats/", []string{"formats", "tensor", "codec's own"}},
+	{"formats/", []string{"formats", "tensor", "codec's own", "formats/internal/"}},
+	{"formats/internal/", []string{"formats", "tensor"}},
 	{"graphview/layout", nil},
 	{"graphview", []string{"graphview/layout"}},
 	{"viewmodel", []string{"formats", "formats/all", "graphview", "graphview/", "tensor", "viewmodel/summary", "viewmodel/textfmt"}},
@@ -125,6 +126,8 @@ func TestImportRulesRefuse(t *testing.T) {
 		{"ui", "formats/gguf"},
 		{"ui", "cli"},
 		{"cli", "formats/tsr"},
+		{"viewmodel", "formats/internal/zipfile"},
+		{"formats/internal/zipfile", "formats/npy"},
 	} {
 		rules, _ := rule(c[0])
 		if permits(c[0], c[1], rules) {

@@ -1,4 +1,4 @@
-package npy
+package zipfile
 
 import (
 	"archive/zip"
@@ -16,19 +16,21 @@ import (
 
 // zipSampleDirs hold zip archives among the samples: NumPy's .npz files
 // and PyTorch's checkpoints.
-var zipSampleDirs = []string{"npy/numpy", "npy/npyz", "npy/npyio", "npy/generated-numpy-1.24.2", "pytorch/burn"}
+var zipSampleDirs = []string{"npy/numpy", "npy/npyz", "npy/npyio", "npy/generated-numpy-1.24.2",
+	"pytorch/burn", "pytorch/candle", "pytorch/djl", "pytorch/generated-torch-1.13", "pytorch/gopickle", "pytorch/pickle-jl", "pytorch/tch-rs"}
 
-// compareWithArchiveZip fails unless readZipDirectory accepts b exactly
-// when archive/zip does, and reads the same records and data offsets.
+// compareWithArchiveZip fails unless Read accepts b exactly when
+// archive/zip does, and reads the same records and data offsets (from the
+// mapping and through a ReaderAt).
 func compareWithArchiveZip(t *testing.T, b []byte) {
 	t.Helper()
 	zr, zerr := zip.NewReader(bytes.NewReader(b), int64(len(b)))
 	if errors.Is(zerr, zip.ErrInsecurePath) {
 		zerr = nil // names are never used as paths
 	}
-	d, err := readZipDirectory(b)
+	d, err := Read(b)
 	if (zerr == nil) != (err == nil) {
-		t.Fatalf("archive/zip: %v; readZipDirectory: %v", zerr, err)
+		t.Fatalf("archive/zip: %v; Read: %v", zerr, err)
 	}
 	if err != nil {
 		var fe *formats.Error
@@ -37,23 +39,26 @@ func compareWithArchiveZip(t *testing.T, b []byte) {
 		}
 		return
 	}
-	if d.count != len(zr.File) {
-		t.Fatalf("%d records, archive/zip reads %d", d.count, len(zr.File))
+	if d.Len() != len(zr.File) {
+		t.Fatalf("%d records, archive/zip reads %d", d.Len(), len(zr.File))
 	}
 	i := 0
-	d.each(func(m *zipMember) {
+	d.Each(func(m *Member) {
 		f := zr.File[i]
 		i++
-		if string(m.name) != f.Name || m.flags != f.Flags || m.method != f.Method || m.crc != f.CRC32 ||
-			m.packed != f.CompressedSize64 || m.size != f.UncompressedSize64 {
+		if string(m.Name) != f.Name || m.Flags != f.Flags || m.Method != f.Method || m.CRC32 != f.CRC32 ||
+			m.CompressedSize != f.CompressedSize64 || m.UncompressedSize != f.UncompressedSize64 {
 			t.Fatalf("record %d: %q flags %#x method %d crc %#x sizes %d/%d; archive/zip: %q %#x %d %#x %d/%d",
-				i-1, m.name, m.flags, m.method, m.crc, m.packed, m.size,
+				i-1, m.Name, m.Flags, m.Method, m.CRC32, m.CompressedSize, m.UncompressedSize,
 				f.Name, f.Flags, f.Method, f.CRC32, f.CompressedSize64, f.UncompressedSize64)
 		}
-		at, err := d.dataOffset(m)
+		at, err := d.DataOffset(m)
 		zat, zerr := f.DataOffset()
 		if (err == nil) != (zerr == nil) || (err == nil && at != zat) {
-			t.Fatalf("record %d (%q): data at %d, %v; archive/zip: %d, %v", i-1, m.name, at, err, zat, zerr)
+			t.Fatalf("record %d (%q): data at %d, %v; archive/zip: %d, %v", i-1, m.Name, at, err, zat, zerr)
+		}
+		if rat, rerr := d.ReadDataOffset(bytes.NewReader(b), m); rat != at || (rerr == nil) != (err == nil) {
+			t.Fatalf("record %d (%q): data at %d, %v through a ReaderAt; %d, %v from the mapping", i-1, m.Name, rat, rerr, at, err)
 		}
 		if err != nil {
 			var fe *formats.Error
@@ -64,12 +69,12 @@ func compareWithArchiveZip(t *testing.T, b []byte) {
 	})
 }
 
-// TestZipDirectorySamples reads every sample archive as archive/zip does.
-func TestZipDirectorySamples(t *testing.T) {
+// TestDirectorySamples reads every sample archive as archive/zip does.
+func TestDirectorySamples(t *testing.T) {
 	n := 0
 	for _, dir := range zipSampleDirs {
 		for _, p := range samples.Files(t, dir) {
-			if ext := filepath.Ext(p); ext != ".npz" && ext != ".pt" && ext != ".pth" {
+			if ext := filepath.Ext(p); ext != ".npz" && ext != ".pt" && ext != ".pth" && ext != ".bin" {
 				continue
 			}
 			b, err := os.ReadFile(p)
@@ -125,9 +130,9 @@ func writtenZips(t testing.TB) map[string][]byte {
 	return out
 }
 
-// TestZipDirectoryHostile holds the reader to archive/zip on the written
+// TestDirectoryHostile holds the reader to archive/zip on the written
 // archives and on every truncation and many one-byte changes of them.
-func TestZipDirectoryHostile(t *testing.T) {
+func TestDirectoryHostile(t *testing.T) {
 	for name, b := range writtenZips(t) {
 		t.Run(name, func(t *testing.T) {
 			compareWithArchiveZip(t, b)
@@ -147,9 +152,9 @@ func TestZipDirectoryHostile(t *testing.T) {
 	}
 }
 
-// TestZipDirectoryZip64 reads an archive of more than 65,535 records,
+// TestDirectoryZip64 reads an archive of more than 65,535 records,
 // which needs Zip64's end records, and one whose count wrapped.
-func TestZipDirectoryZip64(t *testing.T) {
+func TestDirectoryZip64(t *testing.T) {
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	for range 70_000 {
@@ -176,15 +181,15 @@ func TestZipDirectoryZip64(t *testing.T) {
 	binary.LittleEndian.PutUint32(e[16:], uint32(dirOffset))
 	short = append(short, e...)
 	compareWithArchiveZip(t, short)
-	d, err := readZipDirectory(short)
-	if err != nil || d.count != 70_000 {
+	d, err := Read(short)
+	if err != nil || d.Len() != 70_000 {
 		t.Fatalf("wrapped count: %v", err)
 	}
 }
 
-// TestZipDirectoryErrorsNameTheByte checks the messages of the usual
+// TestDirectoryErrorsNameTheByte checks the messages of the usual
 // failures.
-func TestZipDirectoryErrorsNameTheByte(t *testing.T) {
+func TestDirectoryErrorsNameTheByte(t *testing.T) {
 	b := writtenZips(t)["three"]
 	end := bytes.LastIndex(b, []byte("PK\x05\x06"))
 	for _, c := range []struct {
@@ -204,7 +209,7 @@ func TestZipDirectoryErrorsNameTheByte(t *testing.T) {
 			return c
 		}(), "central directory record 3"},
 	} {
-		_, err := readZipDirectory(c.data)
+		_, err := Read(c.data)
 		var fe *formats.Error
 		if err == nil || !errors.As(err, &fe) || fe.Offset < 0 || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v (want %q with a byte offset)", c.name, err, c.want)
@@ -212,14 +217,38 @@ func TestZipDirectoryErrorsNameTheByte(t *testing.T) {
 	}
 }
 
-// FuzzZipDirectory holds the central directory reader to archive/zip on
+// FuzzDirectory holds the central directory reader to archive/zip on
 // any input, seeded with the sample archives and the written ones.
-func FuzzZipDirectory(f *testing.F) {
+func FuzzDirectory(f *testing.F) {
 	for _, dir := range zipSampleDirs {
-		samples.Seed(f, dir, ".npz", ".pt")
+		samples.Seed(f, dir, ".npz", ".pt", ".pth", ".bin")
 	}
 	for _, b := range writtenZips(f) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) { compareWithArchiveZip(t, b) })
+}
+
+// TestDirectoryPartial: when the records disagree with the end record,
+// Read returns the ones that read well with its error, so that sniffing
+// still recognises the archive; Find stops at the first match.
+func TestDirectoryPartial(t *testing.T) {
+	b := bytes.Clone(writtenZips(t)["three"])
+	end := bytes.LastIndex(b, []byte("PK\x05\x06"))
+	binary.LittleEndian.PutUint16(b[end+10:], 4)
+	d, err := Read(b)
+	if err == nil || d == nil || d.Len() != 3 {
+		t.Fatalf("Read: %v, %v; want the three records and an error", d, err)
+	}
+	calls := 0
+	m, ok := d.Find(func(m *Member) bool {
+		calls++
+		return string(m.Name) == "mb.npy"
+	})
+	if !ok || string(m.Name) != "mb.npy" || calls != 2 {
+		t.Errorf("Find: %q, %v after %d calls", m.Name, ok, calls)
+	}
+	if _, ok := d.Find(func(*Member) bool { return false }); ok {
+		t.Error("Find matched nothing, yet reports a member")
+	}
 }
