@@ -249,8 +249,9 @@ func TestMetadataLinksTensors(t *testing.T) {
 		"pytorch/generated-torch-1.13/shared_storage.pt":     {{"object/lm_head.weight", "lm_head.weight"}},
 		"pytorch/gopickle/tensor_float32_proto1.pt":          {{"object", "#0"}},
 	}
+	root := filepath.Dir(samples.Dir(t, "pytorch")) // skips (fails under CI=true) without the samples
 	for file, want := range cases {
-		doc, err := formats.Open(filepath.Join(samples.Root(), file))
+		doc, err := formats.Open(filepath.Join(root, file))
 		if err != nil {
 			t.Fatal(err)
 		}
