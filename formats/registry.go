@@ -141,7 +141,11 @@ func DecodeAs(id, name string, data []byte) (*Document, error) {
 }
 
 func decode(src *Source) (*Document, error) {
-	f, err := Detect(src.Data)
+	var f *Format
+	err := tensor.CatchFault(func() (err error) { // sniffing reads the mapped file too (a zip's end)
+		f, err = Detect(src.Data)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", displayPath(src.Path), err)
 	}
