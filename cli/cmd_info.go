@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"unicode/utf8"
 
 	"tensorscope/formats"
@@ -131,8 +130,6 @@ func writeSummary(w io.Writer, doc *formats.Document) {
 // maxHeaderLines caps the header listing of the summary: a TSR4 container
 // of a thousand tensors has ten thousand directory fields.
 const maxHeaderLines = 64
-
-func newTable(w io.Writer) *tabwriter.Writer { return tabwriter.NewWriter(w, 0, 0, 2, ' ', 0) }
 
 // headerValue shows a raw field value as the header pane does, cut to
 // fit a table column.
