@@ -11,9 +11,11 @@ import (
 )
 
 // hugePageReserve is how much of the heap heapOnHugePages prepares:
-// address space only until touched, and more than a reading command's
-// header usually needs (the 100-shard index: 25 MB).
-const hugePageReserve = 64 << 20
+// address space only until touched, and more than a reading command
+// usually grows to (the 100-shard index: 25 MB; the statistics of an
+// .npz of 100,000 members: 185 MB, 2,800 page faults instead of 24,000
+// with a 64 MiB reserve).
+const hugePageReserve = 256 << 20
 
 // hugePageSize is the size of a transparent huge page on amd64 and arm64
 // with 4 KiB pages; a region must hold whole ones to be backed by them.
