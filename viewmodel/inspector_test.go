@@ -387,3 +387,27 @@ func TestDocCloseWaitsForCancelledWork(t *testing.T) {
 		t.Fatal("the document was not unmapped after its last user returned")
 	}
 }
+
+// The percentiles of a constant tensor are its one value, not points inside
+// the bin its histogram widened to have a width (an all-zero tensor showed
+// p50 0.0001221).
+func TestInspectorPercentilesOfAConstant(t *testing.T) {
+	for _, v := range []float32{0, -3.5} {
+		in, q, _ := newTestInspector()
+		vals := make([]float32, 1000)
+		for i := range vals {
+			vals[i] = v
+		}
+		in.Show(0, f32Entry("c", []int{10, 100}, vals))
+		drain(t, q, in)
+		p := in.PercentileLine()
+		fields := strings.Fields(p) // p1 V p5 V ...
+		ok := len(fields) == 2*len(SummaryPercentiles)
+		for i := 1; ok && i < len(fields); i += 2 {
+			ok = fields[i] == sig4(float64(v))
+		}
+		if !ok {
+			t.Errorf("constant %g: percentiles %q, want each %s and no resolution", v, p, sig4(float64(v)))
+		}
+	}
+}

@@ -64,7 +64,9 @@ func computeSummary(ctx context.Context, t *tensor.Tensor, progress Progress) (s
 	}
 	r.hist4096 = h
 	for _, p := range SummaryPercentiles {
-		r.pcts = append(r.pcts, h.Percentile(p))
+		// The estimate lies within its bin, which may reach past the
+		// values: a constant tensor's one bin is widened to have a width.
+		r.pcts = append(r.pcts, min(max(h.Percentile(p), st.Min), st.Max))
 	}
 	return r, nil
 }
@@ -162,8 +164,10 @@ func (in *Inspector) PercentileLine() string {
 		}
 		fmt.Fprintf(&b, "p%g %s", p, sig4(in.summary.pcts[i]))
 	}
-	h := in.summary.hist4096
-	fmt.Fprintf(&b, "   (±%s: one bin of %d)", sig4((h.Hi-h.Lo)/tensor.PercentileBins), tensor.PercentileBins)
+	if st := in.summary.stats; st.Min < st.Max { // else every percentile is the one value, exactly
+		h := in.summary.hist4096
+		fmt.Fprintf(&b, "   (±%s: one bin of %d)", sig4((h.Hi-h.Lo)/tensor.PercentileBins), tensor.PercentileBins)
+	}
 	return b.String()
 }
 
