@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -59,5 +60,48 @@ func TestComparisonTabsAreTabs(t *testing.T) {
 	}).TypedShortcut(shortcutClose)
 	if len(mw.compares) != 0 || len(mw.tabs.Items) != 2 {
 		t.Errorf("after Ctrl+W on the comparison %d comparisons and %d tabs are left", len(mw.compares), len(mw.tabs.Items))
+	}
+}
+
+// Ctrl+PgDn and Ctrl+PgUp go round a document's panes, Ctrl+Shift+PgDn
+// and Ctrl+Shift+PgUp round the inspector's views (from another pane they
+// show the Tensors pane first): Fyne's tab bars take no keyboard focus.
+func TestPanesAndViewsByKeyboard(t *testing.T) {
+	dt, _ := openTab(t, 1280, 820, "fixture.nn", nnFixture(t))
+	mw := dt.mw
+	press := func(s fyne.Shortcut) {
+		mw.win.Canvas().(interface{ TypedShortcut(fyne.Shortcut) }).TypedShortcut(s)
+	}
+	n := len(dt.panes.Items)
+	start := dt.panes.Selected()
+	var panes []string
+	for range n {
+		press(shortcutNextPane)
+		panes = append(panes, dt.panes.Selected().Text)
+	}
+	if dt.panes.Selected() != start || n < 3 || len(slices.Compact(slices.Clone(panes))) != n {
+		t.Errorf("Ctrl+PgDn %d times went %q, not round the %d panes back to %q", n, panes, n, start.Text)
+	}
+	press(shortcutPrevPane)
+	if want := dt.panes.Items[(slices.Index(dt.panes.Items, start)+n-1)%n]; dt.panes.Selected() != want {
+		t.Errorf("Ctrl+PgUp selected %q, want %q", dt.panes.Selected().Text, want.Text)
+	}
+	if dt.panes.Selected() == dt.tensorsAt {
+		press(shortcutNextPane)
+	}
+	press(shortcutNextView)
+	if dt.panes.Selected() != dt.tensorsAt {
+		t.Fatalf("Ctrl+Shift+PgDn from %q did not show the Tensors pane", dt.panes.Selected().Text)
+	}
+	views := dt.tensors.inspector.tabs
+	m, first := len(views.Items), views.SelectedIndex()
+	press(shortcutNextView)
+	if got := views.SelectedIndex(); got != (first+1)%m {
+		t.Errorf("Ctrl+Shift+PgDn: view %d, want %d", got, (first+1)%m)
+	}
+	press(shortcutPrevView)
+	press(shortcutPrevView)
+	if got, want := views.SelectedIndex(), (first-1+m)%m; got != want {
+		t.Errorf("Ctrl+Shift+PgUp twice: view %d, want %d", got, want)
 	}
 }

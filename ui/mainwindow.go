@@ -309,12 +309,7 @@ func (mw *MainWindow) flashStatus(text string) {
 
 // cycleTab selects the tab step places on, document or comparison.
 func (mw *MainWindow) cycleTab(step int) {
-	n := len(mw.tabs.Items)
-	if n < 2 {
-		return
-	}
-	i := (mw.tabs.SelectedIndex() + step + n) % n
-	mw.tabs.SelectIndex(i)
+	cycle(mw.tabs, len(mw.tabs.Items), step)
 	mw.updateTitle()
 }
 
@@ -502,7 +497,16 @@ func (mw *MainWindow) mainMenu() *fyne.MainMenu {
 		}
 	})
 	find.Shortcut = shortcutFind
-	view := fyne.NewMenu("View", find, fyne.NewMenuItemSeparator(), next, prev, fyne.NewMenuItemSeparator(), mw.themeMenu())
+	nextPane := fyne.NewMenuItem("Next Pane", func() { mw.cyclePane(1) })
+	nextPane.Shortcut = shortcutNextPane
+	prevPane := fyne.NewMenuItem("Previous Pane", func() { mw.cyclePane(-1) })
+	prevPane.Shortcut = shortcutPrevPane
+	nextView := fyne.NewMenuItem("Next Inspector View", func() { mw.cycleView(1) })
+	nextView.Shortcut = shortcutNextView
+	prevView := fyne.NewMenuItem("Previous Inspector View", func() { mw.cycleView(-1) })
+	prevView.Shortcut = shortcutPrevView
+	view := fyne.NewMenu("View", find, fyne.NewMenuItemSeparator(), next, prev, nextPane, prevPane, nextView, prevView,
+		fyne.NewMenuItemSeparator(), mw.themeMenu())
 
 	about := fyne.NewMenuItem("About Tensorscope", func() {
 		dialog.ShowInformation("About Tensorscope", fmt.Sprintf(
@@ -543,6 +547,10 @@ func (mw *MainWindow) addShortcuts() {
 	})
 	c.AddShortcut(shortcutNextTab, func(fyne.Shortcut) { mw.cycleTab(1) })
 	c.AddShortcut(shortcutPrevTab, func(fyne.Shortcut) { mw.cycleTab(-1) })
+	c.AddShortcut(shortcutNextPane, func(fyne.Shortcut) { mw.cyclePane(1) })
+	c.AddShortcut(shortcutPrevPane, func(fyne.Shortcut) { mw.cyclePane(-1) })
+	c.AddShortcut(shortcutNextView, func(fyne.Shortcut) { mw.cycleView(1) })
+	c.AddShortcut(shortcutPrevView, func(fyne.Shortcut) { mw.cycleView(-1) })
 	c.AddShortcut(shortcutQuit, func(fyne.Shortcut) { mw.quit() })
 	c.AddShortcut(shortcutSaveView, func(fyne.Shortcut) { mw.saveView() })
 	c.SetOnTypedKey(mw.typedKey)

@@ -14,6 +14,8 @@ var keyboardShortcuts = [][2]string{
 	{"F5, Ctrl+R", "Reload the file of the current tab"},
 	{"Ctrl+W", "Close the current tab"},
 	{"Ctrl+Tab, Ctrl+Shift+Tab", "Next, previous tab"},
+	{"Ctrl+PgDn, Ctrl+PgUp", "Next, previous pane: Overview, Tensors, Header, Metadata, Graph"},
+	{"Ctrl+Shift+PgDn, Ctrl+Shift+PgUp", "Next, previous inspector view: Heatmap, Histogram, Values, Facts"},
 	{"Ctrl+F", "Find: the graph's find box, or the tensor filter"},
 	{"Ctrl+E", "Export the inspected tensor"},
 	{"Ctrl+Shift+S", "Save the view shown as a PNG"},
