@@ -106,3 +106,20 @@ func TestLiteHandsOffToTheViewer(t *testing.T) {
 		t.Errorf("no display: exit %d, %q", status, errOut)
 	}
 }
+
+// TestLiteBuildsForOtherSystems: the light command needs no C, so it can
+// be built for the other systems here; building it keeps the code that is
+// not Linux's compiling (a stat's mode is uint16 on macOS and the BSDs,
+// which broke the macOS build unnoticed).
+func TestLiteBuildsForOtherSystems(t *testing.T) {
+	if testing.Short() {
+		t.Skip("cross-builds the lite command; skipped with -short")
+	}
+	for _, target := range [][2]string{{"darwin", "arm64"}, {"windows", "amd64"}} {
+		build := exec.Command("go", "build", "-tags", "lite", "-o", os.DevNull, ".")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+target[0], "GOARCH="+target[1])
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Errorf("GOOS=%s GOARCH=%s go build -tags lite: %v\n%s", target[0], target[1], err, out)
+		}
+	}
+}

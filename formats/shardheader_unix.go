@@ -20,9 +20,9 @@ func readLocalHeader(buf *[]byte, path string, first int64, parse func(prefix []
 	if err := fstat(fd, &st); err != nil {
 		return 0, &fs.PathError{Op: "fstat", Path: path, Err: err}
 	}
-	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+	if mode := uint32(st.Mode); mode&syscall.S_IFMT != syscall.S_IFREG { // uint16 on macOS and the BSDs
 		// The name was replaced between the stat and the open.
-		return 0, &NotRegularError{Path: path, Mode: fileMode(st.Mode)}
+		return 0, &NotRegularError{Path: path, Mode: fileMode(mode)}
 	}
 	return parseLoop(buf, st.Size, first, func(b []byte) error { return preadFull(fd, b, path) }, parse)
 }
