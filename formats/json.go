@@ -354,10 +354,8 @@ func (k NodeKind) String() string {
 	return "op"
 }
 
-// attrList marshals as an object keeping attribute order.
+// attrList is written as an object keeping attribute order.
 type attrList []Attr
-
-func (l attrList) MarshalJSON() ([]byte, error) { return l.appendJSON(nil) }
 
 func (l attrList) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')

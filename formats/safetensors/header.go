@@ -202,12 +202,6 @@ func (p *entryParser) read(sc *scanner, name []byte, at int64) (*entry, error) {
 	return e, nil
 }
 
-// readEntry reads one tensor's entry into allocations of its own.
-func readEntry(sc *scanner, name []byte, at int64) (*entry, error) {
-	var p entryParser
-	return p.read(sc, name, at)
-}
-
 // entryFields are the fields of a tensor's entry as read, and which of
 // them were there.
 type entryFields struct {

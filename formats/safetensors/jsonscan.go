@@ -95,15 +95,6 @@ func (s *scanner) members(fn func(key []byte, keyAt int) error) error {
 	}
 }
 
-// str reads a string, decoding escapes.
-func (s *scanner) str() (string, error) {
-	b, err := s.strBytes()
-	if err != nil {
-		return "", err
-	}
-	return intern(b), nil
-}
-
 // strPlain marks the bytes a string holds as they are: ASCII but for
 // control characters, the quote and the backslash.
 var strPlain = func() (t [256]bool) {
