@@ -25,6 +25,7 @@ import (
 type Fingerprint struct {
 	widget.BaseWidget
 	fp       *summary.Fingerprint
+	distinct []string // fp's roles without what they all share, for narrow columns
 	cmap     *viewmodel.Colormap
 	OnHover  func(text string)       // "" when the pointer leaves the cells
 	OnTapped func(t *summary.Tensor) // a cell with a tensor was tapped
@@ -52,7 +53,10 @@ func NewFingerprint() *Fingerprint {
 
 // SetData shows fp (nil for nothing).
 func (f *Fingerprint) SetData(fp *summary.Fingerprint) {
-	f.fp = fp
+	f.fp, f.distinct = fp, nil
+	if fp != nil {
+		f.distinct = distinctParts(fp.Roles)
+	}
 	f.Refresh()
 }
 
@@ -239,7 +243,6 @@ func (r *fingerprintRenderer) Layout(size fyne.Size) {
 	// have twice their spacing; every few columns when columns are narrow;
 	// row labels every few rows.
 	colStep := max(1, int(math.Ceil(float64(fpMinColumnLabel/(2*cw)))))
-	distinct := distinctParts(fp.Roles)
 	for j := 0; j < len(fp.Roles); j += colStep {
 		line := float32(j / colStep % 2)
 		avail := 2 * cw * float32(colStep)
@@ -248,7 +251,7 @@ func (r *fingerprintRenderer) Layout(size fyne.Size) {
 		}
 		s := fp.Roles[j]
 		if !fits(s, avail-4, textSize) {
-			s = fitText(distinct[j], avail-4, textSize)
+			s = fitText(f.distinct[j], avail-4, textSize)
 		}
 		text(s, left+cw*float32(j)+cw/2-avail/2, line*lineH+2, fyne.TextAlignCenter, avail)
 	}
